@@ -1,0 +1,116 @@
+# rec: conversational recommendation as Unix pipelines.  GNU make.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+LIBEXECDIR ?= $(PREFIX)/lib/rec
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKGS = sqlite3 msgpack libcurl
+
+override CFLAGS += -std=c11 -Wall -Wextra -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wvla
+override CPPFLAGS += -D_GNU_SOURCE -Ilib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+override CPPFLAGS += $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -ljq -lm
+
+# SANITIZE=address,undefined builds into its own directory
+ifdef SANITIZE
+O ?= build/san
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=$(SANITIZE)
+else
+O ?= build
+endif
+
+TOOLS = rec-cat rec-import
+LIBSRC = $(wildcard lib/*.c)
+LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
+BINS = $(TOOLS:%=$(O)/bin/%)
+MAN1 = $(TOOLS:%=man/%.1)
+MAN5 = man/rec-candidates.5
+MAN7 = man/rec.7
+BENCHBIN =
+
+REC_DATA_DIR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data))
+export REC_DATA_DIR
+
+.DELETE_ON_ERROR:
+.PHONY: all check test demo bench install uninstall clean lint fuzz deps
+
+all: $(BINS) $(BENCHBIN)
+
+$(O)/lib/%.o: lib/%.c lib/rec.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/librec.a: $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/bin/%: cmd/%.c $(O)/librec.a lib/rec.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+
+$(O)/bench/%: bench/%.c $(O)/librec.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+
+deps:
+	@sh scripts/deps
+
+test: all
+	REC_BIN=$(abspath $(O)/bin) REC_TOP=$(CURDIR) prove -f tests/*.t
+
+check: deps
+	$(MAKE) test
+
+demo: deps
+	$(MAKE) all
+	REC_BIN=$(abspath $(O)/bin) sh examples/demo
+
+bench: deps
+	$(MAKE) all
+	REC_BIN=$(abspath $(O)/bin) sh bench/run
+
+install: $(BINS)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	cp $(BINS) $(DESTDIR)$(BINDIR)/
+	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
+		$(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
+		$(MAN7:man/%=$(DESTDIR)$(MANDIR)/man7/%)
+
+lint:
+	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
+		lib cmd
+
+FUZZTIME ?= 60
+FUZZCC ?= clang
+fuzz:
+	@mkdir -p build/fuzz/corpus-jsonl build/fuzz/corpus-msgpack
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+		-Ilib $(PKG_CFLAGS) -o build/fuzz/jsonl fuzz/jsonl.c $(LIBSRC) \
+		$(PKG_LIBS) -ljq -lm
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+		-Ilib $(PKG_CFLAGS) -o build/fuzz/msgpack fuzz/msgpack.c \
+		$(LIBSRC) $(PKG_LIBS) -ljq -lm
+	cp fuzz/seeds/*.jsonl build/fuzz/corpus-jsonl/
+	cp fuzz/seeds/*.mp build/fuzz/corpus-msgpack/
+	build/fuzz/jsonl -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
+		build/fuzz/corpus-jsonl
+	build/fuzz/msgpack -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
+		build/fuzz/corpus-msgpack
+
+clean:
+	rm -rf build

@@ -1,0 +1,1227 @@
+/*
+ * rec-import: build a rec catalog (one SQLite file) from CSV, TSV and
+ * JSONL: items, interactions, users, and columns joined from another
+ * file.  Every step builds into a temporary file renamed over the
+ * catalog at the end, so a failed step leaves the catalog as it was,
+ * and a failed first step leaves no catalog at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-import -d CATALOG items [-fsv] [-F FORMAT] [-e latin1]"
+	    " [-N NULL]\n"
+	    "                  [-i IDCOL] [-R OLD=NEW] [-x COL,...] "
+	    "[-l COL,...] [-S COL=SEP]\n"
+	    "                  [-X NEW=COL:REGEX] [-r COL=ROLE] "
+	    "[-t COL=TYPE] [-I USERCOL] FILE\n"
+	    "       rec-import -d CATALOG interactions -u COL -i COL "
+	    "[-w COL] [-T COL] [-s] FILE\n"
+	    "       rec-import -d CATALOG users [-i IDCOL] [-s] FILE\n"
+	    "       rec-import -d CATALOG join -k COL -o ITEMCOL [-l COL,...] "
+	    "[-R OLD=NEW] [-x COL,...]\n"
+	    "                  [-S COL=SEP] [-r COL=ROLE] [-t COL=TYPE] FILE\n"
+	    "  -d, --db CATALOG        the catalog to build or extend\n"
+	    "  -F, --format FMT        csv, tsv or jsonl (default: from the "
+	    "name; csv)\n"
+	    "  -e, --encoding ENC      utf-8 (default) or latin1\n"
+	    "  -N, --null VALUE        read VALUE as missing (repeatable)\n"
+	    "  -s, --skip-bad          skip and count bad rows instead of "
+	    "failing\n"
+	    "  -f, --force             replace an existing catalog (items)\n"
+	    "  -v, --verbose           print a summary line\n"
+	    "  -i, --id COL            the id column (items, users) or the "
+	    "item column\n"
+	    "  -R, --rename OLD=NEW    store column OLD as NEW\n"
+	    "  -x, --drop COL,...      leave these columns out\n"
+	    "  -l, --list COL,...      gather the values of repeated rows "
+	    "into a list\n"
+	    "  -S, --split COL=SEP     split values on SEP into a list\n"
+	    "  -X, --extract NEW=COL:REGEX  a new column from the first group"
+	    " of REGEX\n"
+	    "  -r, --role COL=ROLE     title creator collection date "
+	    "popularity tags text\n"
+	    "                          number category other\n"
+	    "  -t, --type COL=TYPE     integer, real or text\n"
+	    "  -I, --interactions COL  each row is also an interaction of "
+	    "user COL\n"
+	    "  -u, --user COL          interactions: the user column\n"
+	    "  -w, --weight COL        interactions: the weight column\n"
+	    "  -T, --time COL          interactions: the time column\n"
+	    "  -k, --key COL           join: the file's key column\n"
+	    "  -o, --on ITEMCOL        join: the items column it matches "
+	    "(normalised)\n"
+	    "  -h, --help              print this help\n"
+	    "  -V, --version           print the version\n");
+}
+
+/* --- options --- */
+
+struct pair {
+	char *a, *b;
+};
+
+struct opts {
+	const char *db, *mode, *file;
+	int kind, latin1, skip_bad, force, verbose;
+	const char *nulls[33];
+	size_t nnulls;
+	const char *id, *user, *weight, *time, *key, *on, *member;
+	struct pair *rename, *split, *role, *type, *extract;
+	size_t nrename, nsplit, nrole, ntype, nextract;
+	char **drop, **list;
+	size_t ndrop, nlist;
+};
+
+static struct opts o;
+
+static void
+add_pair(struct pair **v, size_t *n, const char *arg, int sep,
+    const char *opt)
+{
+	const char *eq = strchr(arg, sep);
+
+	if (!eq || eq == arg)
+		rec_usage_die("%s: expected NAME%cVALUE, got '%s'", opt, sep,
+		    arg);
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[*n].a = xstrndup(arg, (size_t)(eq - arg));
+	(*v)[*n].b = xstrdup(eq + 1);
+	(*n)++;
+}
+
+static void
+add_names(char ***v, size_t *n, const char *arg)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	    tok = strtok_r(NULL, ",", &save)) {
+		*v = xrealloc(*v, (*n + 1) * sizeof **v);
+		(*v)[(*n)++] = xstrdup(tok);
+	}
+	free(copy);
+}
+
+static const char *
+pair_get(const struct pair *v, size_t n, const char *a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].a, a))
+			return v[i].b;
+	return NULL;
+}
+
+static int
+in_names(char **v, size_t n, const char *a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], a))
+			return 1;
+	return 0;
+}
+
+/* --- the temporary file that becomes the catalog --- */
+
+static char *tmppath;
+
+static void
+remove_tmp(void)
+{
+	if (tmppath)
+		unlink(tmppath);
+}
+
+static void
+on_signal(int sig)
+{
+	if (tmppath)
+		unlink(tmppath);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in, out;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		rec_die("cannot open catalog '%s': %m", from);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		rec_die("cannot create '%s': %m", to);
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rec_die("cannot write '%s': %m", to);
+	if (n < 0)
+		rec_die("cannot read '%s': %m", from);
+	if (close(out) < 0)
+		rec_die("cannot write '%s': %m", to);
+	close(in);
+}
+
+/* Opens a temporary copy of the catalog (or a new empty file when
+ * fresh); finish_catalog() renames it into place. */
+static sqlite3 *
+start_catalog(int fresh)
+{
+	sqlite3 *db;
+	const char *slash = strrchr(o.db, '/');
+	struct rec_buf b = {0};
+
+	if (slash)
+		rec_buf_add(&b, o.db, (size_t)(slash - o.db + 1));
+	rec_buf_printf(&b, ".%s.tmp%ld", slash ? slash + 1 : o.db,
+	    (long)getpid());
+	tmppath = b.data;
+	atexit(remove_tmp);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	if (fresh) {
+		if (!o.force && access(o.db, F_OK) == 0)
+			rec_die("catalog '%s' exists (use --force to replace "
+			    "it)", o.db);
+		unlink(tmppath);
+	} else {
+		sqlite3_close(rec_catalog_open(o.db));	/* is a catalog */
+		copy_file(o.db, tmppath);
+	}
+	if (sqlite3_open_v2(tmppath, &db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		rec_die("cannot create '%s': %s", tmppath, sqlite3_errmsg(db));
+	/* a crash loses only the temporary file: no journal needed */
+	rec_sql_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	    "BEGIN", "starting");
+	if (fresh)
+		rec_catalog_schema(db);
+	return db;
+}
+
+static void
+finish_catalog(sqlite3 *db)
+{
+	rec_sql_exec(db, "COMMIT; ANALYZE", "finishing");
+	if (sqlite3_close(db) != SQLITE_OK)
+		rec_die("cannot close '%s'", tmppath);
+	if (rename(tmppath, o.db) < 0)
+		rec_die("cannot rename '%s' to '%s': %m", tmppath, o.db);
+	free(tmppath);
+	tmppath = NULL;
+}
+
+/* --- reading rows into columns, shared by items and join --- */
+
+struct cell {
+	struct rec_buf v;	/* values, each NUL-terminated */
+	uint32_t n;
+};
+
+struct target {
+	char *name, *source;
+	size_t src;		/* source column, or -1 for an extract */
+	const char *split;
+	int list, dropped;
+	regex_t re;
+	int isre;
+	size_t resrc;		/* extract: source column */
+	char type[8];
+	const char *role;
+};
+
+struct shape {
+	struct target *t;
+	size_t nt;
+	size_t *map;		/* source column -> target, or -1 */
+	size_t nmap;
+	size_t idcol;		/* source column of the key */
+};
+
+static size_t
+target_named(const struct shape *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nt; i++)
+		if (!strcmp(s->t[i].name, name))
+			return i;
+	return (size_t)-1;
+}
+
+static size_t
+new_target(struct shape *s, const char *name, const char *source)
+{
+	struct target *t;
+
+	if (!*name || strchr(name, '"'))
+		rec_die("bad column name '%s'", name);
+	if (target_named(s, name) != (size_t)-1)
+		rec_die("two columns named '%s' (use --rename)", name);
+	s->t = xrealloc(s->t, (s->nt + 1) * sizeof *s->t);
+	t = &s->t[s->nt];
+	memset(t, 0, sizeof *t);
+	t->name = xstrdup(name);
+	t->source = xstrdup(source);
+	t->src = (size_t)-1;
+	t->split = pair_get(o.split, o.nsplit, name);
+	t->list = t->split || in_names(o.list, o.nlist, name);
+	t->role = pair_get(o.role, o.nrole, name);
+	return s->nt++;
+}
+
+/* Maps the source columns seen so far to targets (JSONL adds columns
+ * as it goes). */
+static void
+update_shape(struct shape *s, const struct rec_table *tb)
+{
+	size_t i, j;
+	const char *name;
+
+	for (i = s->nmap; i < tb->ncol; i++) {
+		s->map = xrealloc(s->map, (i + 1) * sizeof *s->map);
+		s->map[i] = (size_t)-1;
+		s->nmap = i + 1;
+		if (i == s->idcol || in_names(o.drop, o.ndrop, tb->col[i]))
+			continue;
+		name = pair_get(o.rename, o.nrename, tb->col[i]);
+		if (!name)
+			name = tb->col[i];
+		if (!strcmp(name, "id"))
+			rec_die("%s: column 'id' is not the id column (use "
+			    "--rename id=NAME or --id id)", tb->name);
+		j = new_target(s, name, tb->col[i]);
+		s->t[j].src = i;
+	}
+	for (i = 0; i < s->nt; i++)
+		if (s->t[i].src < tb->ncol && tb->array[s->t[i].src])
+			s->t[i].list = 1;
+}
+
+static void
+add_extracts(struct shape *s, const struct rec_table *tb)
+{
+	size_t i, j;
+	char msg[200];
+	int rc;
+
+	for (i = 0; i < o.nextract; i++) {
+		char *colon = strchr(o.extract[i].b, ':');
+		const char *src;
+		size_t k;
+
+		if (!colon)
+			rec_usage_die("--extract: expected NEW=COL:REGEX, got "
+			    "'%s=%s'", o.extract[i].a, o.extract[i].b);
+		*colon = 0;
+		src = o.extract[i].b;
+		k = target_named(s, src);
+		if (k == (size_t)-1 || s->t[k].src == (size_t)-1)
+			rec_usage_die("--extract: no column '%s' in '%s'", src,
+			    tb->name);
+		j = new_target(s, o.extract[i].a, src);
+		s->t[j].resrc = s->t[k].src;
+		rc = regcomp(&s->t[j].re, colon + 1, REG_EXTENDED);
+		if (rc) {
+			regerror(rc, &s->t[j].re, msg, sizeof msg);
+			rec_usage_die("--extract: bad regex '%s': %s",
+			    colon + 1, msg);
+		}
+		s->t[j].isre = 1;
+	}
+}
+
+static void
+check_names(const struct shape *s, const struct rec_table *tb)
+{
+	size_t i;
+	const char *const *r;
+
+	for (i = 0; i < o.nrole; i++) {
+		for (r = rec_roles; *r && strcmp(*r, o.role[i].b); r++)
+			;
+		if (!*r)
+			rec_usage_die("--role: unknown role '%s'",
+			    o.role[i].b);
+	}
+	for (i = 0; i < o.ntype; i++)
+		if (strcmp(o.type[i].b, "integer") &&
+		    strcmp(o.type[i].b, "real") && strcmp(o.type[i].b, "text"))
+			rec_usage_die("--type: unknown type '%s' (integer, "
+			    "real or text)", o.type[i].b);
+	if (tb->kind == 'j')
+		return;	/* JSONL columns appear as they come */
+#define CHECK(v, n, field, what) \
+	for (i = 0; i < (n); i++) \
+		if (target_named(s, v[i] field) == (size_t)-1) \
+			rec_usage_die("%s: no column '%s' in '%s'", what, \
+			    v[i] field, tb->name);
+	CHECK(o.list, o.nlist, , "--list")
+	CHECK(o.split, o.nsplit, .a, "--split")
+	CHECK(o.role, o.nrole, .a, "--role")
+	CHECK(o.type, o.ntype, .a, "--type")
+#undef CHECK
+	for (i = 0; i < o.ndrop; i++)
+		if (rec_table_col(tb, o.drop[i]) == (size_t)-1)
+			rec_usage_die("--drop: no column '%s' in '%s'",
+			    o.drop[i], tb->name);
+	for (i = 0; i < o.nrename; i++)
+		if (rec_table_col(tb, o.rename[i].a) == (size_t)-1)
+			rec_usage_die("--rename: no column '%s' in '%s'",
+			    o.rename[i].a, tb->name);
+}
+
+static void
+cell_add(struct cell *c, const char *v, size_t n)
+{
+	const char *p = c->v.data;
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++) {	/* keep values distinct */
+		size_t len = strlen(p);
+		if (len == n && !memcmp(p, v, n))
+			return;
+		p += len + 1;
+	}
+	rec_buf_add(&c->v, v, n);
+	rec_buf_addc(&c->v, 0);
+	c->n++;
+}
+
+/* Adds this row's values to an entity's cells. */
+static void
+merge_row(const struct shape *s, const struct rec_table *tb,
+    struct cell **cells, size_t *ncells)
+{
+	size_t j, k;
+	regmatch_t m[2];
+
+	if (*ncells < s->nt) {
+		*cells = xrealloc(*cells, s->nt * sizeof **cells);
+		memset(*cells + *ncells, 0, (s->nt - *ncells) * sizeof **cells);
+		*ncells = s->nt;
+	}
+	for (j = 0; j < s->nt; j++) {
+		const struct target *t = &s->t[j];
+		struct cell *c = &(*cells)[j];
+		const char *v;
+
+		if (t->isre) {
+			v = rec_table_get(tb, t->resrc);
+			if (v && !regexec(&t->re, v, 2, m, 0)) {
+				int g = m[1].rm_so >= 0 ? 1 : 0;
+				if (m[g].rm_eo > m[g].rm_so)
+					cell_add(c, v + m[g].rm_so,
+					    (size_t)(m[g].rm_eo - m[g].rm_so));
+			}
+			continue;
+		}
+		if (t->src >= tb->ncol)
+			continue;
+		v = tb->val[t->src].data;
+		for (k = 0; k < tb->nval[t->src]; k++, v += strlen(v) + 1) {
+			if (!t->split) {
+				cell_add(c, v, strlen(v));
+				continue;
+			}
+			for (const char *p = v;;) {
+				const char *e = *t->split ? strstr(p, t->split) :
+				    NULL;
+				size_t n = e ? (size_t)(e - p) : strlen(p);
+				if (n)
+					cell_add(c, p, n);
+				if (!e)
+					break;
+				p = e + strlen(t->split);
+			}
+		}
+	}
+}
+
+static int
+is_integer(const char *s)
+{
+	const char *p = s + (*s == '-');
+	size_t n = strlen(p);
+
+	if (!n || n > 18 || (p[0] == '0' && n > 1))
+		return 0;
+	return strspn(p, "0123456789") == n;
+}
+
+static int
+is_real(const char *s)
+{
+	char *end;
+	double d;
+
+	if (!*s || strspn(s, "0123456789+-.eE") != strlen(s))
+		return 0;
+	d = strtod(s, &end);
+	(void)d;
+	return !*end;
+}
+
+static int
+contains(const char *name, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(name, *words))
+			return 1;
+	return 0;
+}
+
+/* Types and roles of targets not given on the command line: types from
+ * the values, roles from the name, the type and the values. */
+struct entity {
+	char *id;
+	struct cell *c;
+	size_t nc;
+};
+
+static void
+infer(struct shape *s, struct entity *e, size_t n)
+{
+	static const char *const title[] = { "title", NULL };
+	static const char *const creator[] = { "artist", "creator", "author",
+	    "director", "composer", "band", "developer", NULL };
+	static const char *const collection[] = { "album", "collection",
+	    "series", NULL };
+	static const char *const date[] = { "date", "year", "released",
+	    NULL };
+	static const char *const pop[] = { "popularity", "plays",
+	    "listeners", "playcount", "hotttnesss", NULL };
+	static const char *const tags[] = { "tag", "genre", "keyword",
+	    "mood", "style", NULL };
+	static const char *const text[] = { "description", "lyrics",
+	    "summary", "overview", "text", "comment", "plot", NULL };
+	size_t j, i, have_title = 0;
+	struct rec_hash distinct = {0};
+
+	for (j = 0; j < s->nt; j++) {
+		struct target *t = &s->t[j];
+		const char *ty = pair_get(o.type, o.ntype, t->name);
+		char lower[128];
+		int isint = 1, isreal = 1, any = 0;
+		size_t k;
+
+		if (t->list)
+			strcpy(t->type, "text");
+		else if (ty)
+			strcpy(t->type, ty);
+		else {
+			for (i = 0; i < n; i++) {
+				if (j >= e[i].nc || !e[i].c[j].n)
+					continue;
+				any = 1;
+				if (isint && !is_integer(e[i].c[j].v.data))
+					isint = 0;
+				if (!isint && isreal &&
+				    !is_real(e[i].c[j].v.data))
+					isreal = 0;
+				if (!isreal)
+					break;
+			}
+			strcpy(t->type, !any ? "text" : isint ? "integer" :
+			    isreal ? "real" : "text");
+		}
+		if (t->role)
+			continue;
+		for (k = 0; t->name[k] && k < sizeof lower - 1; k++)
+			lower[k] = (char)(t->name[k] >= 'A' &&
+			    t->name[k] <= 'Z' ? t->name[k] + 32 : t->name[k]);
+		lower[k] = 0;
+		if (k >= 2 && !strcmp(lower + k - 2, "id"))
+			t->role = "other";
+		else if (contains(lower, title) && !have_title++)
+			t->role = "title";
+		else if (contains(lower, creator))
+			t->role = "creator";
+		else if (contains(lower, collection))
+			t->role = "collection";
+		else if (contains(lower, date))
+			t->role = "date";
+		else if (contains(lower, pop) && strcmp(t->type, "text"))
+			t->role = "popularity";
+		else if (t->list)
+			t->role = "tags";
+		else if (contains(lower, tags) && !strcmp(t->type, "text"))
+			t->role = "category";
+		else if (contains(lower, text))
+			t->role = "text";
+		else if (strcmp(t->type, "text"))
+			t->role = "number";
+		else {
+			/* few distinct short values: a category */
+			size_t total = 0;
+			rec_hash_free(&distinct);
+			for (i = 0; i < n && distinct.n <= 1000; i++)
+				if (j < e[i].nc && e[i].c[j].n) {
+					rec_hash_put(&distinct, e[i].c[j].v.data,
+					    strlen(e[i].c[j].v.data), NULL);
+					total++;
+				}
+			t->role = distinct.n <= 1000 &&
+			    distinct.n * 4 <= total ? "category" : "text";
+			if (!strcmp(t->role, "text") && !strcmp(lower, "name")
+			    && !have_title++)
+				t->role = "title";
+		}
+	}
+	rec_hash_free(&distinct);
+}
+
+/* --- reading a whole file into entities grouped by key --- */
+
+struct group {
+	struct shape s;
+	struct entity *e;
+	size_t n, cap;
+	struct rec_hash ids;
+	unsigned long rows, bad;
+	/* items --interactions: (user, item) pairs, distinct */
+	struct rec_hash pairs;
+};
+
+static void
+bad_row(struct group *g, const char *msg)
+{
+	if (!o.skip_bad)
+		rec_die("%s", msg);
+	g->bad++;
+}
+
+/* Reads FILE grouping rows on the key column: normalised when norm. */
+static void
+read_groups(struct group *g, struct rec_table *tb, const char *keycol,
+    int norm)
+{
+	struct rec_buf key = {0};
+	size_t i, member = (size_t)-1;
+	int rc, added;
+
+	memset(g, 0, sizeof *g);
+	g->s.idcol = rec_table_col(tb, keycol);
+	if (g->s.idcol == (size_t)-1 && tb->kind != 'j')
+		rec_usage_die("no column '%s' in '%s' (columns: %s%s)", keycol,
+		    tb->name, tb->col[0], tb->ncol > 1 ? ", ..." : "");
+	update_shape(&g->s, tb);
+	add_extracts(&g->s, tb);
+	check_names(&g->s, tb);
+	if (o.member) {
+		member = rec_table_col(tb, o.member);
+		if (member == (size_t)-1)
+			rec_usage_die("--interactions: no column '%s' in '%s'",
+			    o.member, tb->name);
+	}
+	while ((rc = rec_table_next(tb)) != 0) {
+		const char *id;
+
+		if (rc == -1)
+			rec_die("%s", tb->err.data);
+		if (rc == -2) {
+			bad_row(g, tb->err.data);
+			continue;
+		}
+		if (tb->kind == 'j') {
+			if (g->s.idcol == (size_t)-1)
+				g->s.idcol = rec_table_col(tb, keycol);
+			update_shape(&g->s, tb);
+		}
+		id = g->s.idcol == (size_t)-1 ? NULL :
+		    rec_table_get(tb, g->s.idcol);
+		if (!id) {
+			char msg[300];
+			snprintf(msg, sizeof msg, "%s:%lu: no value in the key "
+			    "column '%s'", tb->name, tb->line, keycol);
+			bad_row(g, msg);
+			continue;
+		}
+		g->rows++;
+		rec_buf_reset(&key);
+		if (norm)
+			rec_norm(&key, id, strlen(id));
+		else
+			rec_buf_adds(&key, id);
+		i = rec_hash_put(&g->ids, key.data ? key.data : "", key.len,
+		    &added);
+		if (added) {
+			if (g->n == g->cap) {
+				g->cap = g->cap ? g->cap * 2 : 1024;
+				g->e = xrealloc(g->e, g->cap * sizeof *g->e);
+			}
+			memset(&g->e[i], 0, sizeof g->e[i]);
+			g->e[i].id = xstrdup(id);
+			g->n++;
+		}
+		merge_row(&g->s, tb, &g->e[i].c, &g->e[i].nc);
+		if (member != (size_t)-1 && rec_table_get(tb, member)) {
+			rec_buf_reset(&key);
+			rec_buf_adds(&key, rec_table_get(tb, member));
+			rec_buf_addc(&key, 0);
+			rec_buf_adds(&key, id);
+			rec_hash_put(&g->pairs, key.data, key.len, NULL);
+		}
+	}
+	rec_buf_free(&key);
+	infer(&g->s, g->e, g->n);
+}
+
+/* Binds an entity's cell: a JSON array for lists, else the first value
+ * as the column's type. */
+static void
+bind_cell(sqlite3_stmt *st, int at, const struct target *t,
+    const struct cell *c)
+{
+	struct rec_buf b = {0};
+	const char *v;
+	uint32_t k;
+
+	if (!c || !c->n) {
+		sqlite3_bind_null(st, at);
+		return;
+	}
+	v = c->v.data;
+	if (t->list) {
+		rec_buf_addc(&b, '[');
+		for (k = 0; k < c->n; k++, v += strlen(v) + 1) {
+			if (k)
+				rec_buf_addc(&b, ',');
+			rec_json_string(&b, v, strlen(v));
+		}
+		rec_buf_addc(&b, ']');
+		sqlite3_bind_text(st, at, b.data, (int)b.len, SQLITE_TRANSIENT);
+		rec_buf_free(&b);
+	} else if (!strcmp(t->type, "integer") && is_integer(v))
+		sqlite3_bind_int64(st, at, strtoll(v, NULL, 10));
+	else if (strcmp(t->type, "text") && is_real(v))
+		sqlite3_bind_double(st, at, strtod(v, NULL));
+	else
+		sqlite3_bind_text(st, at, v, -1, SQLITE_TRANSIENT);
+}
+
+static const char *
+decl(const struct target *t)
+{
+	if (!strcmp(t->type, "integer"))
+		return "INTEGER";
+	if (!strcmp(t->type, "real"))
+		return "REAL";
+	return "TEXT COLLATE NOCASE";
+}
+
+static int
+indexed_role(const char *role)
+{
+	return !strcmp(role, "creator") || !strcmp(role, "collection") ||
+	    !strcmp(role, "date") || !strcmp(role, "popularity") ||
+	    !strcmp(role, "category") || !strcmp(role, "number");
+}
+
+static void
+record_columns(sqlite3 *db, const struct shape *s, int position)
+{
+	sqlite3_stmt *st;
+	size_t j;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO columns(name, type, role, "
+	    "list, position, source) VALUES(?, ?, ?, ?, ?, ?)", -1, &st,
+	    NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "columns");
+	for (j = 0; j < s->nt; j++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, s->t[j].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, s->t[j].type, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, s->t[j].role, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, s->t[j].list);
+		sqlite3_bind_int(st, 5, position + (int)j);
+		sqlite3_bind_text(st, 6, s->t[j].source, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_die("column '%s': %s", s->t[j].name,
+			    sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+}
+
+static void
+make_indexes(sqlite3 *db, const struct shape *s)
+{
+	struct rec_buf sql = {0};
+	size_t j;
+
+	for (j = 0; j < s->nt; j++)
+		if (!s->t[j].list && indexed_role(s->t[j].role))
+			rec_buf_printf(&sql, "CREATE INDEX \"items_%s\" ON "
+			    "items(\"%s\");", s->t[j].name, s->t[j].name);
+	if (sql.len)
+		rec_sql_exec(db, sql.data, "indexes");
+	rec_buf_free(&sql);
+}
+
+static unsigned long
+insert_pairs(sqlite3 *db, const struct rec_hash *pairs)
+{
+	sqlite3_stmt *st, *us;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO interactions(user, item, "
+	    "weight) VALUES(?, ?, 1)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO users(id) "
+	    "VALUES(?)", -1, &us, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "interactions");
+	for (i = 0; i < pairs->n; i++) {
+		const char *user = pairs->key[i];
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, user + strlen(user) + 1, -1,
+		    SQLITE_STATIC);
+		sqlite3_reset(us);
+		sqlite3_bind_text(us, 1, user, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE ||
+		    sqlite3_step(us) != SQLITE_DONE)
+			rec_sqlite_die(db, "interactions");
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(us);
+	return (unsigned long)pairs->n;
+}
+
+static void
+interaction_indexes(sqlite3 *db)
+{
+	rec_sql_exec(db, "DROP INDEX IF EXISTS interactions_user;"
+	    "DROP INDEX IF EXISTS interactions_item;"
+	    "CREATE INDEX interactions_user ON interactions(user);"
+	    "CREATE INDEX interactions_item ON interactions(item)",
+	    "indexes");
+}
+
+static void
+do_items(void)
+{
+	struct rec_table tb;
+	struct group g;
+	struct rec_buf sql = {0};
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	size_t i, j;
+	unsigned long pairs = 0;
+
+	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
+	read_groups(&g, &tb, o.id ? o.id : tb.kind == 'j' ||
+	    rec_table_col(&tb, "id") != (size_t)-1 ? "id" : tb.col[0], 0);
+	if (!g.n)
+		rec_die("%s: no items (%lu rows, %lu bad)", tb.name, g.rows,
+		    g.bad);
+	db = start_catalog(1);
+	rec_buf_adds(&sql, "CREATE TABLE items(id TEXT PRIMARY KEY NOT NULL");
+	for (j = 0; j < g.s.nt; j++)
+		rec_buf_printf(&sql, ", \"%s\" %s", g.s.t[j].name,
+		    decl(&g.s.t[j]));
+	rec_buf_adds(&sql, ")");
+	rec_sql_exec(db, sql.data, "items");
+	rec_buf_reset(&sql);
+	rec_buf_adds(&sql, "INSERT INTO items VALUES(?");
+	for (j = 0; j < g.s.nt; j++)
+		rec_buf_adds(&sql, ", ?");
+	rec_buf_adds(&sql, ")");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "items");
+	for (i = 0; i < g.n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g.e[i].id, -1, SQLITE_STATIC);
+		for (j = 0; j < g.s.nt; j++)
+			bind_cell(st, (int)j + 2, &g.s.t[j],
+			    j < g.e[i].nc ? &g.e[i].c[j] : NULL);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_die("item '%s': %s", g.e[i].id,
+			    sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+	record_columns(db, &g.s, 1);
+	make_indexes(db, &g.s);
+	if (o.member) {
+		pairs = insert_pairs(db, &g.pairs);
+		interaction_indexes(db);
+	}
+	finish_catalog(db);
+	if (o.verbose) {
+		fprintf(stderr, "%s: %s: %zu items from %lu rows",
+		    rec_progname, o.db, g.n, g.rows);
+		if (o.member)
+			fprintf(stderr, ", %lu interactions", pairs);
+		fprintf(stderr, ", %lu bad rows skipped\n", g.bad);
+	}
+	rec_buf_free(&sql);
+	rec_table_close(&tb);
+}
+
+/* Loads the items' ids, to check that interactions name real items. */
+static void
+load_ids(sqlite3 *db, struct rec_hash *h)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT id FROM items", -1, &st, NULL) !=
+	    SQLITE_OK)
+		rec_sqlite_die(db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		rec_hash_put(h, (const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0), NULL);
+	sqlite3_finalize(st);
+}
+
+static size_t
+need_col(const struct rec_table *tb, const char *name, const char *opt)
+{
+	size_t i;
+
+	if (!name)
+		rec_usage_die("interactions: %s is required", opt);
+	i = rec_table_col(tb, name);
+	if (i == (size_t)-1 && tb->kind != 'j')
+		rec_usage_die("%s: no column '%s' in '%s'", opt, name,
+		    tb->name);
+	return i;
+}
+
+static void
+do_interactions(void)
+{
+	struct rec_table tb;
+	struct rec_hash ids = {0};
+	struct group g = {0};
+	sqlite3 *db;
+	sqlite3_stmt *st, *us;
+	size_t cu, ci, cw = (size_t)-1, ct = (size_t)-1;
+	char msg[400];
+	int rc;
+
+	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
+	cu = need_col(&tb, o.user, "--user");
+	ci = need_col(&tb, o.id, "--id");
+	if (o.weight)
+		cw = need_col(&tb, o.weight, "--weight");
+	if (o.time)
+		ct = need_col(&tb, o.time, "--time");
+	db = start_catalog(0);
+	load_ids(db, &ids);
+	if (sqlite3_prepare_v2(db, "INSERT INTO interactions(user, item, "
+	    "weight, time) VALUES(?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO users(id) "
+	    "VALUES(?)", -1, &us, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "interactions");
+	while ((rc = rec_table_next(&tb)) != 0) {
+		const char *u, *it, *w = NULL, *t = NULL;
+
+		if (rc == -1)
+			rec_die("%s", tb.err.data);
+		if (rc == -2) {
+			bad_row(&g, tb.err.data);
+			continue;
+		}
+		if (tb.kind == 'j') {
+			cu = rec_table_col(&tb, o.user);
+			ci = rec_table_col(&tb, o.id);
+			cw = o.weight ? rec_table_col(&tb, o.weight) : cw;
+			ct = o.time ? rec_table_col(&tb, o.time) : ct;
+		}
+		u = rec_table_get(&tb, cu);
+		it = rec_table_get(&tb, ci);
+		if (cw != (size_t)-1)
+			w = rec_table_get(&tb, cw);
+		if (ct != (size_t)-1)
+			t = rec_table_get(&tb, ct);
+		msg[0] = 0;
+		if (!u || !it)
+			snprintf(msg, sizeof msg, "%s:%lu: no %s", tb.name,
+			    tb.line, !u ? "user" : "item");
+		else if (rec_hash_get(&ids, it, strlen(it)) == (size_t)-1)
+			snprintf(msg, sizeof msg, "%s:%lu: item '%.100s' is not "
+			    "in the catalog", tb.name, tb.line, it);
+		else if (w && !is_real(w))
+			snprintf(msg, sizeof msg, "%s:%lu: weight '%.40s' is "
+			    "not a number", tb.name, tb.line, w);
+		else if (t && !is_real(t))
+			snprintf(msg, sizeof msg, "%s:%lu: time '%.40s' is "
+			    "not a number", tb.name, tb.line, t);
+		if (msg[0]) {
+			bad_row(&g, msg);
+			continue;
+		}
+		g.rows++;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, u, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, it, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 3, w ? strtod(w, NULL) : 1.0);
+		if (t)
+			sqlite3_bind_int64(st, 4, (sqlite3_int64)strtod(t,
+			    NULL));
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_reset(us);
+		sqlite3_bind_text(us, 1, u, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE ||
+		    sqlite3_step(us) != SQLITE_DONE)
+			rec_sqlite_die(db, "interactions");
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(us);
+	interaction_indexes(db);
+	finish_catalog(db);
+	if (o.verbose)
+		fprintf(stderr, "%s: %s: %lu interactions, %lu bad rows "
+		    "skipped\n", rec_progname, o.db, g.rows, g.bad);
+	rec_hash_free(&ids);
+	rec_table_close(&tb);
+}
+
+/* Adds the shape's columns to table and fills them from the groups:
+ * join matches on the normalised column on, users on id. */
+static void
+add_columns(sqlite3 *db, const char *table, struct group *g,
+    const char *on, int *matched)
+{
+	struct rec_buf sql = {0}, key = {0};
+	sqlite3_stmt *sel, *up;
+	size_t j, i;
+	int pos = 1;
+
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(max(position), 0) + 1 "
+	    "FROM columns", -1, &sel, NULL) == SQLITE_OK &&
+	    sqlite3_step(sel) == SQLITE_ROW)
+		pos = sqlite3_column_int(sel, 0);
+	sqlite3_finalize(sel);
+	for (j = 0; j < g->s.nt; j++) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "ALTER TABLE %s ADD COLUMN \"%s\" %s",
+		    table, g->s.t[j].name, decl(&g->s.t[j]));
+		if (sqlite3_exec(db, sql.data, NULL, NULL, NULL) != SQLITE_OK)
+			rec_die("cannot add column '%s' to %s: %s",
+			    g->s.t[j].name, table, sqlite3_errmsg(db));
+	}
+	if (!strcmp(table, "items")) {
+		record_columns(db, &g->s, pos);
+		make_indexes(db, &g->s);
+	}
+	rec_buf_reset(&sql);
+	rec_buf_printf(&sql, "UPDATE %s SET ", table);
+	for (j = 0; j < g->s.nt; j++)
+		rec_buf_printf(&sql, "%s\"%s\" = ?", j ? ", " : "",
+		    g->s.t[j].name);
+	rec_buf_adds(&sql, " WHERE id = ?");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &up, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "update");
+	rec_buf_reset(&sql);
+	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM %s", on, table);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &sel, NULL) != SQLITE_OK)
+		rec_die("no column '%s' in %s", on, table);
+	*matched = 0;
+	while (sqlite3_step(sel) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(sel, 1);
+		if (!v)
+			continue;
+		rec_buf_reset(&key);
+		if (strcmp(table, "users"))
+			rec_norm(&key, v, strlen(v));
+		else
+			rec_buf_adds(&key, v);
+		i = rec_hash_get(&g->ids, key.data ? key.data : "", key.len);
+		if (i == (size_t)-1)
+			continue;
+		sqlite3_reset(up);
+		for (j = 0; j < g->s.nt; j++)
+			bind_cell(up, (int)j + 1, &g->s.t[j],
+			    j < g->e[i].nc ? &g->e[i].c[j] : NULL);
+		sqlite3_bind_text(up, (int)g->s.nt + 1,
+		    (const char *)sqlite3_column_text(sel, 0), -1,
+		    SQLITE_TRANSIENT);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			rec_sqlite_die(db, "update");
+		(*matched)++;
+	}
+	sqlite3_finalize(sel);
+	sqlite3_finalize(up);
+	rec_buf_free(&sql);
+	rec_buf_free(&key);
+}
+
+static void
+do_join(void)
+{
+	struct rec_table tb;
+	struct group g;
+	sqlite3 *db;
+	int matched;
+
+	if (!o.key || !o.on)
+		rec_usage_die("join: --key and --on are required");
+	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
+	read_groups(&g, &tb, o.key, 1);
+	db = start_catalog(0);
+	add_columns(db, "items", &g, o.on, &matched);
+	finish_catalog(db);
+	if (o.verbose)
+		fprintf(stderr, "%s: %s: joined %zu keys from %lu rows; %d "
+		    "items matched, %lu bad rows skipped\n", rec_progname,
+		    o.db, g.n, g.rows, matched, g.bad);
+	rec_table_close(&tb);
+}
+
+static void
+do_users(void)
+{
+	struct rec_table tb;
+	struct group g;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	size_t i;
+	int matched;
+
+	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
+	read_groups(&g, &tb, o.id ? o.id : tb.kind == 'j' ||
+	    rec_table_col(&tb, "id") != (size_t)-1 ? "id" : tb.col[0], 0);
+	db = start_catalog(0);
+	if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO users(id) "
+	    "VALUES(?)", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "users");
+	for (i = 0; i < g.n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g.e[i].id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_sqlite_die(db, "users");
+	}
+	sqlite3_finalize(st);
+	add_columns(db, "users", &g, "id", &matched);
+	finish_catalog(db);
+	if (o.verbose)
+		fprintf(stderr, "%s: %s: %zu users, %lu bad rows skipped\n",
+		    rec_progname, o.db, g.n, g.bad);
+	rec_table_close(&tb);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "encoding", required_argument, NULL, 'e' },
+		{ "null", required_argument, NULL, 'N' },
+		{ "skip-bad", no_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "item", required_argument, NULL, 'i' },
+		{ "rename", required_argument, NULL, 'R' },
+		{ "drop", required_argument, NULL, 'x' },
+		{ "list", required_argument, NULL, 'l' },
+		{ "split", required_argument, NULL, 'S' },
+		{ "extract", required_argument, NULL, 'X' },
+		{ "role", required_argument, NULL, 'r' },
+		{ "type", required_argument, NULL, 't' },
+		{ "interactions", required_argument, NULL, 'I' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "on", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv,
+	    "d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:hV", longopts, NULL)) != -1)
+		switch (c) {
+		case 'd': o.db = optarg; break;
+		case 'F':
+			if (!strcmp(optarg, "csv"))
+				o.kind = 'c';
+			else if (!strcmp(optarg, "tsv"))
+				o.kind = 't';
+			else if (!strcmp(optarg, "jsonl"))
+				o.kind = 'j';
+			else
+				rec_usage_die("--format: unknown format '%s' "
+				    "(csv, tsv or jsonl)", optarg);
+			break;
+		case 'e':
+			if (!strcmp(optarg, "latin1") ||
+			    !strcmp(optarg, "iso-8859-1"))
+				o.latin1 = 1;
+			else if (strcmp(optarg, "utf-8") &&
+			    strcmp(optarg, "utf8"))
+				rec_usage_die("--encoding: unknown encoding "
+				    "'%s' (utf-8 or latin1)", optarg);
+			break;
+		case 'N':
+			if (o.nnulls == 32)
+				rec_usage_die("--null: at most 32 values");
+			o.nulls[o.nnulls++] = optarg;
+			break;
+		case 's': o.skip_bad = 1; break;
+		case 'f': o.force = 1; break;
+		case 'v': o.verbose = 1; break;
+		case 'i': o.id = optarg; break;
+		case 'R': add_pair(&o.rename, &o.nrename, optarg, '=',
+		    "--rename"); break;
+		case 'x': add_names(&o.drop, &o.ndrop, optarg); break;
+		case 'l': add_names(&o.list, &o.nlist, optarg); break;
+		case 'S': add_pair(&o.split, &o.nsplit, optarg, '=',
+		    "--split"); break;
+		case 'X': add_pair(&o.extract, &o.nextract, optarg, '=',
+		    "--extract"); break;
+		case 'r': add_pair(&o.role, &o.nrole, optarg, '=', "--role");
+			break;
+		case 't': add_pair(&o.type, &o.ntype, optarg, '=', "--type");
+			break;
+		case 'I': o.member = optarg; break;
+		case 'u': o.user = optarg; break;
+		case 'w': o.weight = optarg; break;
+		case 'T': o.time = optarg; break;
+		case 'k': o.key = optarg; break;
+		case 'o': o.on = optarg; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: usage(stderr); rec_exit(2);
+		}
+	if (argc - optind != 2)
+		rec_usage_die("expected a step (items, interactions, users, "
+		    "join) and a FILE");
+	o.mode = argv[optind];
+	o.file = argv[optind + 1];
+	o.db = rec_catalog_path(o.db);
+	if (!strcmp(o.mode, "items"))
+		do_items();
+	else if (!strcmp(o.mode, "interactions"))
+		do_interactions();
+	else if (!strcmp(o.mode, "join"))
+		do_join();
+	else if (!strcmp(o.mode, "users"))
+		do_users();
+	else
+		rec_usage_die("unknown step '%s' (items, interactions, users, "
+		    "join)", o.mode);
+	rec_exit(0);
+}

@@ -1,0 +1,86 @@
+/*
+ * catalog.c: opening a rec catalog, the one SQLite file every query
+ * tool reads (see rec-import(1) for its tables).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+const char *
+rec_catalog_path(const char *path)
+{
+	if (path && *path)
+		return path;
+	path = getenv("REC_DB");
+	if (path && *path)
+		return path;
+	rec_usage_die("no catalog: give -d CATALOG or set REC_DB");
+}
+
+void
+rec_sqlite_die(sqlite3 *db, const char *what)
+{
+	rec_die("%s: %s", what, sqlite3_errmsg(db));
+}
+
+sqlite3 *
+rec_catalog_open(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	path = rec_catalog_path(path);
+	if (access(path, R_OK) < 0)
+		rec_die("cannot open catalog '%s': no such file or not "
+		    "readable", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK)
+		rec_die("cannot open catalog '%s': %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE "
+	    "key = 'format'", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW ||
+	    strcmp((const char *)sqlite3_column_text(st, 0), "rec-catalog"))
+		rec_die("'%s' is not a rec catalog (build one with "
+		    "rec-import)", path);
+	sqlite3_finalize(st);
+	return db;
+}
+
+/* The roles a column can play; tools find "the title" or "the
+ * creator" through them, so one code path serves music, films, games. */
+const char *const rec_roles[] = {
+	"title", "creator", "collection", "date", "popularity", "tags",
+	"text", "number", "category", "other", NULL
+};
+
+void
+rec_sql_exec(sqlite3 *db, const char *sql, const char *what)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s", err ? err : "unknown error");
+		sqlite3_free(err);
+		rec_die("%s: %s", what, msg);
+	}
+}
+
+void
+rec_catalog_schema(sqlite3 *db)
+{
+	rec_sql_exec(db,
+	    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+	    "INSERT INTO meta VALUES('format', 'rec-catalog'),"
+	    " ('version', '1'), ('created', strftime('%Y-%m-%dT%H:%M:%SZ'));"
+	    "CREATE TABLE columns(name TEXT PRIMARY KEY, type TEXT NOT NULL,"
+	    " role TEXT NOT NULL, list INTEGER NOT NULL DEFAULT 0,"
+	    " position INTEGER NOT NULL, source TEXT);"
+	    "CREATE TABLE users(id TEXT PRIMARY KEY NOT NULL);"
+	    "CREATE TABLE interactions(user TEXT NOT NULL, item TEXT NOT NULL,"
+	    " weight REAL NOT NULL DEFAULT 1, time INTEGER);",
+	    "creating the catalog");
+}

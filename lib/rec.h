@@ -1,0 +1,253 @@
+/*
+ * rec.h: the library every rec tool links: memory and messages, the
+ * growable buffer, candidate streams (JSONL and msgpack), text
+ * normalisation, CSV reading and the catalog.
+ *
+ * Ownership, once for the whole API: a function that returns a pointer
+ * to memory it allocated says so and the caller frees it; everything
+ * else returned (record fields, column names) is borrowed and valid
+ * until the next call on the same object.  Allocation failure is fatal.
+ */
+#ifndef REC_H
+#define REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <msgpack.h>
+
+#define REC_VERSION "0.1.0"
+
+/* util.c: program name, messages, exit, trace */
+extern const char *rec_progname;
+
+void rec_init(int argc, char **argv);
+void rec_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rec_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+void rec_usage_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+void rec_exit(int status) __attribute__((noreturn));
+void rec_trace_count(unsigned long in, unsigned long out);
+void rec_version(void) __attribute__((noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
+ * whenever cap > 0, so data can be used as a C string when the bytes
+ * contain no NUL.  A zeroed struct is an empty buffer. */
+struct rec_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void rec_buf_grow(struct rec_buf *b, size_t extra);
+void rec_buf_add(struct rec_buf *b, const void *p, size_t n);
+void rec_buf_addc(struct rec_buf *b, int c);
+void rec_buf_adds(struct rec_buf *b, const char *s);
+void rec_buf_printf(struct rec_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rec_buf_reset(struct rec_buf *b);
+void rec_buf_free(struct rec_buf *b);
+/* a msgpack_packer write callback appending to the rec_buf in data */
+int rec_buf_msgpack_write(void *data, const char *p, size_t n);
+
+/* text.c: UTF-8 and normalisation */
+/* length of the valid UTF-8 prefix of s[0..n); n when all is valid */
+size_t rec_utf8_valid(const char *s, size_t n);
+/* append s[0..n) folded for matching: lowercase, diacritics removed,
+ * runs of spaces and punctuation collapsed to one space, trimmed */
+void rec_norm(struct rec_buf *out, const char *s, size_t n);
+/* append Latin-1 bytes as UTF-8 */
+void rec_latin1_to_utf8(struct rec_buf *out, const char *s, size_t n);
+/* edit distance between two byte strings, capped at max + 1 */
+int rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
+    int max);
+
+/* json.c: JSON text to msgpack, msgpack to JSON text */
+/* Parses one JSON value from s[0..n) and packs it into out.  Returns 0,
+ * or -1 with a message in err (no trailing newline).  *compact is set
+ * to whether the text had no insignificant white space. */
+int rec_json_to_msgpack(const char *s, size_t n, struct rec_buf *out,
+    int *compact, struct rec_buf *err);
+/* Appends obj as compact JSON; -1 with a message in err for values
+ * JSON cannot hold (binary, extension, non-string keys, bad UTF-8). */
+int rec_json_write(struct rec_buf *out, const msgpack_object *obj,
+    struct rec_buf *err);
+void rec_json_string(struct rec_buf *out, const char *s, size_t n);
+/* shortest text that reads back as the same double; "null" if not
+ * finite; always has a '.' or an exponent */
+int rec_json_double(char *out, size_t outsz, double d);
+
+/* stream.c: candidate records */
+enum rec_format { REC_FMT_UNKNOWN, REC_FMT_JSONL, REC_FMT_MSGPACK };
+
+struct rec_record {
+	const char *raw;	/* the record as one msgpack map */
+	size_t rawlen;
+	const char *json;	/* the source line if compact JSON, or NULL */
+	size_t jsonlen;
+	msgpack_object map;	/* raw, parsed */
+	const char *id;		/* not NUL-terminated */
+	size_t idlen;
+	double score;
+	int has_score;
+	const char *src;	/* NULL when absent */
+	size_t srclen;
+};
+
+struct rec_reader {
+	int fd;
+	const char *name;	/* "stdin" or a file name, for messages */
+	enum rec_format format;
+	char *buf;
+	size_t cap, start, end;
+	int eof;
+	size_t maxrec;		/* REC_MAX_RECORD, bytes */
+	unsigned long line;	/* JSONL: line of the last record */
+	unsigned long nrec;	/* records read */
+	unsigned long long off;	/* msgpack: byte offset of last record */
+	unsigned long long consumed;
+	struct rec_buf pack;
+	struct rec_buf err;
+	msgpack_zone zone;
+};
+
+void rec_reader_init(struct rec_reader *r, int fd, const char *name);
+void rec_reader_free(struct rec_reader *r);
+/* 1 and *rec filled (valid until the next call), 0 at the end, -1 on
+ * bad input with "NAME:LINE: problem" in r->err */
+int rec_read(struct rec_reader *r, struct rec_record *rec);
+/* rec_read that dies on error */
+int rec_next(struct rec_reader *r, struct rec_record *rec);
+/* the value under key in a map, or NULL */
+const msgpack_object *rec_map_get(const msgpack_object *map,
+    const char *key);
+
+struct rec_writer {
+	int fd;
+	enum rec_format format;
+	struct rec_buf out;
+	struct rec_buf tmp;
+	struct rec_buf err;
+	unsigned long nout;
+	msgpack_zone zone;
+};
+
+/* format from -M, else REC_FORMAT; refuses msgpack to a terminal */
+void rec_writer_init(struct rec_writer *w, int fd, int msgpack_flag);
+void rec_write(struct rec_writer *w, const struct rec_record *rec);
+/* write a record given as msgpack bytes of one map */
+void rec_write_msgpack(struct rec_writer *w, const char *p, size_t n);
+void rec_writer_flush(struct rec_writer *w);
+/* flushes and closes; dies on a write error, quiet on EPIPE */
+void rec_writer_close(struct rec_writer *w);
+/* write(2) everything or die; EPIPE is a quiet end */
+void rec_write_all(int fd, const char *p, size_t n);
+
+/* Builds a record from an existing one: packs the map header for the
+ * kept keys plus nextra new ones, then the kept pairs; the caller packs
+ * its nextra pairs into pk afterwards.  Keys in drop (NULL-ended) and
+ * keys the caller will add must be listed in drop. */
+void rec_pack_map_except(msgpack_packer *pk, const msgpack_object *map,
+    const char *const *drop, size_t nextra);
+
+/* pool semantics: 1 if standard input is a pipe, socket or file */
+int rec_stdin_is_pool(void);
+
+/* csv.c: RFC 4180 CSV and plain TSV, streamed */
+struct rec_csv {
+	FILE *fp;
+	const char *name;
+	int sep;		/* ',' or '\t' */
+	int quoted;		/* honour "quotes" */
+	int latin1;		/* input is Latin-1 */
+	unsigned long line;	/* line where the current row starts */
+	unsigned long nextline;
+	struct rec_buf field;	/* field bytes, NUL-separated */
+	size_t *off;		/* offsets of fields in field.data */
+	size_t nfield, capfield;
+	struct rec_buf conv;
+	struct rec_buf err;
+	int bomchecked;
+};
+
+void rec_csv_init(struct rec_csv *c, FILE *fp, const char *name, int sep);
+void rec_csv_free(struct rec_csv *c);
+/* 1 and a row in c->nfield fields (rec_csv_field), 0 at the end, -1 on
+ * an error that ends the input, -2 for a bad row that was read whole
+ * (reading may go on); the message is in c->err */
+int rec_csv_read(struct rec_csv *c);
+const char *rec_csv_field(const struct rec_csv *c, size_t i, size_t *len);
+
+/* hash.c: a map from byte strings to indexes, open addressing.  Keys
+ * are copied into the table's own storage. */
+struct rec_hash {
+	size_t *slot;		/* index + 1, 0 for empty */
+	size_t nslot;
+	char **key;
+	size_t *keylen;
+	size_t n, cap;
+};
+
+/* the index of key, adding it as n (the count before) if absent;
+ * *added says which */
+size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
+    int *added);
+/* the index of key, or (size_t)-1 */
+size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
+void rec_hash_free(struct rec_hash *h);
+
+/* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
+ * zero values (null), one, or several (a JSON array; a split field),
+ * each NUL-terminated one after the other in val[i]. */
+struct rec_table {
+	int kind;		/* 'c' CSV, 't' TSV, 'j' JSONL */
+	FILE *fp;
+	const char *name;
+	struct rec_csv csv;
+	char **col;		/* column names */
+	size_t ncol;
+	struct rec_hash colidx;
+	struct rec_buf *val;	/* per column, this row */
+	size_t *nval;
+	unsigned char *array;	/* JSONL: the column held an array */
+	size_t capcol;
+	unsigned long line;
+	struct rec_buf err;
+	struct rec_buf pack, jerr;
+	char *line_buf;
+	size_t line_cap;
+	const char *const *nulls;	/* values read as null */
+};
+
+/* kind 0 picks from the name's extension; dies when it cannot open */
+void rec_table_open(struct rec_table *t, const char *path, int kind,
+    int latin1, const char *const *nulls);
+void rec_table_close(struct rec_table *t);
+/* 1 row, 0 end, -1 error that ends the input, -2 bad row (skippable) */
+int rec_table_next(struct rec_table *t);
+/* column index or (size_t)-1 */
+size_t rec_table_col(const struct rec_table *t, const char *name);
+/* the first value of column i, or NULL when null */
+const char *rec_table_get(const struct rec_table *t, size_t i);
+
+/* catalog.c */
+#include <sqlite3.h>
+/* opens the catalog named by path, else REC_DB, read-only; dies with a
+ * clear message when it is missing or not a rec catalog */
+sqlite3 *rec_catalog_open(const char *path);
+const char *rec_catalog_path(const char *path);
+/* creates the tables of an empty catalog (all but items) */
+void rec_catalog_schema(sqlite3 *db);
+/* runs sql, dying with what on error */
+void rec_sql_exec(sqlite3 *db, const char *sql, const char *what);
+extern const char *const rec_roles[];
+void rec_sqlite_die(sqlite3 *db, const char *what) __attribute__((noreturn));
+
+#endif
