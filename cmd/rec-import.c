@@ -551,18 +551,20 @@ infer(struct shape *s, struct entity *e, size_t n)
 		lower[k] = 0;
 		if (k >= 2 && !strcmp(lower + k - 2, "id"))
 			t->role = "other";
-		else if (contains(lower, title) && !have_title++)
-			t->role = "title";
 		else if (contains(lower, creator))
 			t->role = "creator";
 		else if (contains(lower, collection))
 			t->role = "collection";
+		else if (t->list)
+			t->role = "tags";
+		else if ((contains(lower, title) || !strcmp(lower, "name") ||
+		    (k > 5 && !strcmp(lower + k - 5, "_name"))) &&
+		    !strcmp(t->type, "text") && !have_title++)
+			t->role = "title";
 		else if (contains(lower, date))
 			t->role = "date";
 		else if (contains(lower, pop) && strcmp(t->type, "text"))
 			t->role = "popularity";
-		else if (t->list)
-			t->role = "tags";
 		else if (contains(lower, tags) && !strcmp(t->type, "text"))
 			t->role = "category";
 		else if (contains(lower, text))
@@ -581,9 +583,6 @@ infer(struct shape *s, struct entity *e, size_t n)
 				}
 			t->role = distinct.n <= 1000 &&
 			    distinct.n * 4 <= total ? "category" : "text";
-			if (!strcmp(t->role, "text") && !strcmp(lower, "name")
-			    && !have_title++)
-				t->role = "title";
 		}
 	}
 	rec_hash_free(&distinct);

@@ -228,9 +228,11 @@ parse_number(struct parser *ps)
 			return fail(ps, "leading zero in number");
 	} else
 		while (q < ps->end && *q >= '0' && *q <= '9') {
-			if (u > (UINT64_MAX - 9) / 10)
-				isint = 0;
-			u = u * 10 + (uint64_t)(*q - '0');
+			unsigned dg = (unsigned)(*q - '0');
+			if (u > UINT64_MAX / 10 ||
+			    (u == UINT64_MAX / 10 && dg > UINT64_MAX % 10))
+				isint = 0;	/* too big: read as a double */
+			u = u * 10 + dg;
 			q++;
 		}
 	if (q < ps->end && *q == '.') {

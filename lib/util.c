@@ -150,8 +150,6 @@ rec_usage_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(fmt, ap, 1);
 	va_end(ap);
-	fprintf(stderr, "Try '%s --help' for more information.\n",
-	    rec_progname);
 	rec_exit(2);
 }
 

@@ -1,0 +1,148 @@
+#!/bin/sh
+# rec-import: CSV, TSV, JSONL; merging; types and roles; atomic builds;
+# interactions, joins, users; and rec-cat --fields over the result.
+. "$(dirname "$0")/lib.sh"
+
+q() { sqlite3 -batch "$@"; }
+songs() { rec-import -d "${1:-s.db}" items -i track_id -l playlist -I playlist "$DATA/songs.csv"; }
+
+test_ok 'items from quoted CSV' 'songs && test "$(q s.db "select count(*) from items")" = 9'
+test_ok 'a quoted field keeps its comma and doubled quotes' \
+	'test "$(q s.db "select track_name from items where id = '"'s08'"'")" = "Comma, \"Quoted\" Song"'
+test_ok 'a quoted field keeps its newline' \
+	'test "$(q s.db "select track_name = char(84,119,111,10,76,105,110,101,115) from items where id = '"'s09'"'")" = 1'
+test_ok 'repeated ids merge, gathering the list field' \
+	'test "$(q s.db "select playlist from items where id = '"'s01'"'")" = "[\"Dance Classics\",\"Party\"]"'
+test_ok 'membership becomes interactions (11 rows, all distinct pairs)' \
+	'test "$(q s.db "select count(*) from interactions")" = 11 &&
+	 test "$(q s.db "select count(*) from users")" = 4 &&
+	 test "$(q s.db "select group_concat(user, \"|\") from (select user from interactions where item = '"'s03'"' order by user)")" = "Party|Pop Hits"'
+test_ok 'types are inferred' \
+	'q s.db "select name || \" \" || type from columns order by position" > types &&
+	 printf "%s\n" "track_name text" "track_artist text" "popularity integer" \
+	   "album text" "release_date text" "playlist text" "genre text" \
+	   "tempo real" "danceability real" | diff -u - types'
+test_ok 'roles are inferred from names, types and values' \
+	'q s.db "select name || \" \" || role from columns order by position" > roles &&
+	 printf "%s\n" "track_name title" "track_artist creator" "popularity popularity" \
+	   "album collection" "release_date date" "playlist tags" "genre category" \
+	   "tempo number" "danceability number" | diff -u - roles'
+test_ok 'numbers are stored as numbers' \
+	'test "$(q s.db "select typeof(popularity) || typeof(tempo) from items where id = '"'s02'"'")" = integerreal'
+test_ok 'text matches without regard to case' \
+	'test "$(q s.db "select count(*) from items where track_artist = '"'daft punk'"'")" = 2'
+test_ok 'the columns tools filter on are indexed' \
+	'q s.db ".indexes items" | grep -q items_popularity &&
+	 q s.db ".indexes items" | grep -q items_release_date'
+test_ok 'the catalog says what it is' \
+	'test "$(q s.db "select value from meta where key = '"'format'"'")" = rec-catalog'
+
+test_fail 'an existing catalog is not replaced by accident' 1 \
+	"catalog 's.db' exists \(use --force" 'songs'
+test_ok '--force replaces it' \
+	'rec-import -f -d s.db items -i track_id "$DATA/songs.csv" &&
+	 test "$(q s.db "select count(*) from interactions")" = 0'
+
+printf 'id,title,year\n1,A,2001\n2,B,2002\n3,C\n4,D,2004\n' > bad.csv
+test_fail 'a bad row is an error naming file and line' 1 \
+	'^rec-import: bad.csv:4: 2 fields, expected 3$' 'rec-import -d b.db items bad.csv'
+test_ok 'a failed import leaves no catalog and no temporary file' \
+	'! test -e b.db && test -z "$(ls -A | grep b.db)"'
+test_ok '--skip-bad skips and counts' \
+	'rec-import -v -s -d b.db items bad.csv 2> err &&
+	 grep -q "3 items from 3 rows, 1 bad rows skipped" err &&
+	 test "$(q b.db "select group_concat(id) from items")" = 1,2,4'
+printf 'id,title\n1,"open\n2,B\n' > unterminated.csv
+test_fail 'an unterminated quote names the line it started on' 1 \
+	'unterminated.csv:2: unterminated quoted field' \
+	'rec-import -d u.db items unterminated.csv'
+printf 'id,title\n1,Caf\351\n' > latin1.csv
+test_fail 'invalid UTF-8 names line and field, and the fix' 1 \
+	'latin1.csv:2: invalid UTF-8 in field 2 \(try --encoding latin1\)' \
+	'rec-import -d l.db items latin1.csv'
+test_ok '--encoding latin1 converts' \
+	'rec-import -e latin1 -d l.db items latin1.csv &&
+	 test "$(q l.db "select title from items")" = "Café"'
+printf '\357\273\277id,title\r\n1,"A, a"\r\n2,B\r\n' > bom.csv
+test_ok 'a byte order mark and CRLF line ends' \
+	'rec-import -d bom.db items bom.csv &&
+	 test "$(q bom.db "select group_concat(title, \"|\") from items")" = "A, a|B"'
+printf 'id\ttitle\tn\n1\tA "quoted"\t3\n' > t.tsv
+test_ok 'TSV takes quotes literally' \
+	'rec-import -d t.db items t.tsv && test "$(q t.db "select title from items")" = "A \"quoted\""'
+test_ok 'JSONL items: arrays are lists, keys are columns' \
+	'rec-import -d j.db items "$DATA/items.jsonl" &&
+	 test "$(q j.db "select genres from items where id = '"'m3'"'")" = "[\"Horror\",\"Sci-Fi\"]" &&
+	 test "$(q j.db "select type from columns where name = '"'year'"'")" = integer &&
+	 test "$(q j.db "select role from columns where name = '"'genres'"'")" = tags &&
+	 test "$(q j.db "select count(director) from items")" = 1'
+printf '{"id":"a"}\n{"id":"b",}\n' > bad.jsonl
+test_fail 'bad JSONL names the line' 1 'bad.jsonl:2: expected a string key' \
+	'rec-import -d bj.db items bad.jsonl'
+test_ok 'overrides: --type, --role, --rename, --drop, --split, --extract' \
+	'rec-import -d o.db items -i track_id -t popularity=text -r genre=tags \
+	   -R track_name=title -x tempo -S album=" " \
+	   -X year="release_date:^([0-9]{4})" "$DATA/songs.csv" &&
+	 test "$(q o.db "select type from columns where name = '"'popularity'"'")" = text &&
+	 test "$(q o.db "select role from columns where name = '"'genre'"'")" = tags &&
+	 test "$(q o.db "select title from items where id = '"'s05'"'")" = "Enter Sandman" &&
+	 test "$(q o.db "select count(*) from columns where name = '"'tempo'"'")" = 0 &&
+	 test "$(q o.db "select album from items where id = '"'s07'"'")" = "[\"OK\",\"Computer\"]" &&
+	 test "$(q o.db "select year from items where id = '"'s09'"'")" = 2019'
+test_fail 'an unknown role is a usage error' 2 "unknown role 'loudness'" \
+	'rec-import -d x.db items -r tempo=loudness "$DATA/songs.csv"'
+test_fail 'an unknown column in an option is a usage error' 2 \
+	"--list: no column 'playlists'" \
+	'rec-import -d x.db items -i track_id -l playlists "$DATA/songs.csv"'
+test_fail 'a missing step is a usage error' 2 'expected a step' 'rec-import -d x.db'
+
+# later steps replace the catalog only when they succeed
+test_ok 'interactions with weight and time' \
+	'songs i.db && rec-import -d i.db interactions -u user -i track -w plays -T time "$DATA/plays.csv" &&
+	 test "$(q i.db "select count(*) from interactions")" = 17 &&
+	 test "$(q i.db "select weight || \" \" || time from interactions where user = '"'u2'"' and item = '"'s05'"'")" = "7.0 1600000200" &&
+	 test "$(q i.db "select count(*) from users")" = 7'
+printf 'user,track\nu1,s01\nu1,zz\n' > plays_bad.csv
+test_fail 'an interaction with an unknown item names the line' 1 \
+	"plays_bad.csv:3: item 'zz' is not in the catalog" \
+	'cp i.db before.db; rec-import -d i.db interactions -u user -i track plays_bad.csv'
+test_ok 'and leaves the catalog as it was' 'cmp before.db i.db && test -z "$(ls -A | grep "\.tmp")"'
+test_ok 'join matches normalised names (case, accents)' \
+	'rec-import -v -d i.db join -k artist -o track_artist -S tags="|" "$DATA/artist_tags.tsv" 2> err &&
+	 grep -q "6 items matched" err &&
+	 test "$(q i.db "select tags from items where id = '"'s03'"'")" = "[\"pop\",\"r&b\"]" &&
+	 test "$(q i.db "select tags from items where id = '"'s01'"'")" = "[\"electronic\",\"french house\"]" &&
+	 test "$(q i.db "select count(*) from items where tags is null")" = 3 &&
+	 test "$(q i.db "select role || list from columns where name = '"'tags'"'")" = tags1'
+printf 'id,age,country\nu1,31,FR\nu9,22,DE\n' > users.csv
+test_ok 'users with attributes' \
+	'rec-import -d i.db users users.csv &&
+	 test "$(q i.db "select age from users where id = '"'u1'"'")" = 31 &&
+	 test "$(q i.db "select count(*) from users")" = 8'
+test_fail 'a step on a file that is not a catalog' 1 "is not a rec catalog" \
+	'echo hello > notdb; rec-import -d notdb users users.csv'
+
+# rec-cat over the catalog
+export REC_DB=i.db
+test_ok 'rec-cat --fields adds catalog fields under item' \
+	'echo "{\"id\":\"s01\",\"score\":1}" | rec-cat -f track_name,playlist,popularity > out &&
+	 echo "{\"id\":\"s01\",\"score\":1,\"item\":{\"track_name\":\"One More Time\",\"playlist\":[\"Dance Classics\",\"Party\"],\"popularity\":81}}" | diff -u - out'
+test_ok 'rec-cat --fields replaces an old item' \
+	'echo "{\"id\":\"s07\",\"item\":{\"x\":1}}" | rec-cat -f track_artist |
+	 grep -qx "{\"id\":\"s07\",\"item\":{\"track_artist\":\"Radiohead\"}}"'
+test_fail 'an unknown field suggests the closest' 2 \
+	"^rec-cat: no such field 'track_nme' \(did you mean 'track_name'\?\)$" \
+	'echo "{\"id\":\"s01\"}" | rec-cat -f track_nme'
+test_fail 'ids not in the catalog pass through with a warning' 0 \
+	'1 ids not in the catalog' \
+	'printf "{\"id\":\"s01\"}\n{\"id\":\"nope\"}\n" | rec-cat -f tempo > out && grep -qx "{\"id\":\"nope\"}" out'
+test_ok 'rec-cat --table shows fields for people' \
+	'printf "{\"id\":\"s02\",\"score\":0.5,\"src\":\"cf\"}\n" | rec-cat -t -f track_name,track_artist > out &&
+	 printf "%s\n" "#  id   score  src  track_name  track_artist" \
+	   "1  s02  0.5    cf   Get Lucky   Daft Punk" | diff -u - out'
+test_fail 'no catalog at all' 2 'no catalog: give -d CATALOG or set REC_DB' \
+	'echo "{\"id\":\"a\"}" | REC_DB= rec-cat -f x'
+test_fail 'a catalog that does not exist' 1 "cannot open catalog 'nope.db'" \
+	'echo "{\"id\":\"a\"}" | rec-cat -d nope.db -f x'
+
+done_testing

@@ -1,0 +1,134 @@
+#!/bin/sh
+# Candidate streams: encodings, round trips, bad input, EPIPE, trace.
+. "$(dirname "$0")/lib.sh"
+
+test_ok 'JSONL passes through unchanged' \
+	'rec-cat < "$DATA/cands.jsonl" > out && diff -u "$DATA/cands.jsonl" out'
+test_ok 'JSONL -> msgpack -> JSONL is byte-identical' \
+	'rec-cat -M < "$DATA/cands.jsonl" | rec-cat > out &&
+	 diff -u "$DATA/cands.jsonl" out'
+test_ok 'msgpack -> JSONL -> msgpack is byte-identical' \
+	'rec-cat -M < "$DATA/cands.jsonl" > a.mp &&
+	 rec-cat < a.mp | rec-cat -M > b.mp && cmp a.mp b.mp'
+test_ok 'REC_FORMAT=msgpack writes msgpack' \
+	'REC_FORMAT=msgpack rec-cat < "$DATA/cands.jsonl" > a.mp &&
+	 rec-cat -M < "$DATA/cands.jsonl" | cmp - a.mp'
+test_ok 'msgpack output starts with a map header, not JSON' \
+	'rec-cat -M < "$DATA/cands.jsonl" | head -c 1 | od -An -tx1 |
+	 grep -q " 8[0-9a-f]"'
+# white space, escapes and key order: the expected text was written by
+# hand from RFC 8259 (\u00e9 is é, \/ is /) and keeps the key order
+test_ok 'non-compact JSON is written compact' '
+	printf "%s\n" "  { \"id\" : \"a\\u00e9\\/\", \"z\": [ 1 , 2 ], \"a\": 1.50 }" |
+	 rec-cat > out &&
+	printf "%s\n" "{\"id\":\"aé/\",\"z\":[1,2],\"a\":1.5}" > want &&
+	diff -u want out'
+test_ok 'unknown keys survive msgpack' \
+	'rec-cat -M < "$DATA/cands.jsonl" | rec-cat | grep -q "\"extra\":{\"nested\""'
+test_ok 'blank lines and CRLF are accepted' \
+	'printf "{\"id\":\"a\"}\r\n\n{\"id\":\"b\"}" | rec-cat > out &&
+	 printf "{\"id\":\"a\"}\n{\"id\":\"b\"}\n" | diff -u - out'
+test_ok 'empty input is an empty stream, exit 0' \
+	'rec-cat < /dev/null > out && ! test -s out'
+test_ok 'files are read in order, - is standard input' \
+	'printf "{\"id\":\"x\"}\n" | rec-cat "$DATA/cands.jsonl" - > out &&
+	 test "$(wc -l < out)" -eq 5 && tail -1 out | grep -q "\"x\""'
+test_ok 'a JSONL file and a msgpack file can be mixed' \
+	'rec-cat -M "$DATA/cands.jsonl" > a.mp &&
+	 rec-cat a.mp "$DATA/cands.jsonl" | test "$(wc -l)" -eq 8'
+test_ok '-k cuts the stream' \
+	'rec-cat -k 2 "$DATA/cands.jsonl" | test "$(wc -l)" -eq 2'
+test_ok '--check summarises a good stream' \
+	'rec-cat -c < "$DATA/cands.jsonl" | grep -qx "stdin: 4 records (jsonl)"'
+test_ok 'a long stream in bounded pieces' \
+	'i=0; while [ $i -lt 3000 ]; do
+	   echo "{\"id\":\"n$i\",\"score\":$i,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
+	   i=$((i + 1)); done > big.jsonl &&
+	 rec-cat -M < big.jsonl | rec-cat | cmp - big.jsonl'
+
+# bad input: one line on stderr naming the place, exit 1
+test_fail 'record without id' 1 '^rec-cat: stdin:2: record has no "id"$' \
+	'printf "{\"id\":\"a\"}\n{\"x\":1}\n" | rec-cat'
+test_fail 'id that is not a string' 1 '^rec-cat: stdin:1: "id" is not a string$' \
+	'echo "{\"id\":17}" | rec-cat'
+test_fail 'empty id' 1 'stdin:1: "id" is empty' \
+	'echo "{\"id\":\"\"}" | rec-cat'
+test_fail 'score that is not a number' 1 'stdin:1: "score" is not a number' \
+	'echo "{\"id\":\"a\",\"score\":\"high\"}" | rec-cat'
+test_fail 'src that is not a string' 1 'stdin:1: "src" is not a string' \
+	'echo "{\"id\":\"a\",\"src\":1}" | rec-cat'
+test_fail 'a JSON array is not a record' 1 'stdin:1: record is not an object' \
+	'echo "[1,2]" | rec-cat'
+test_fail 'invalid UTF-8 in JSON' 1 '^rec-cat: stdin:3: invalid UTF-8 at column 8$' \
+	'printf "{\"id\":\"a\"}\n\n{\"id\":\"\377\"}\n" | rec-cat'
+test_fail 'trailing comma' 1 'stdin:1: expected a string key' \
+	'echo "{\"id\":\"a\",}" | rec-cat'
+test_fail 'unterminated string' 1 'stdin:1: unterminated string' \
+	'printf "{\"id\":\"a" | rec-cat'
+test_fail 'lone surrogate' 1 'stdin:1: lone high surrogate' \
+	'echo "{\"id\":\"\\ud800\"}" | rec-cat'
+test_fail 'NaN is not JSON' 1 'stdin:1: unexpected character' \
+	'echo "{\"id\":\"a\",\"score\":NaN}" | rec-cat'
+test_fail 'nesting deeper than 30 levels' 1 'stdin:1: nesting deeper than 30' \
+	'printf "{\"id\":\"a\",\"x\":%s1%s}\n" "$(printf "%.0s[" $(seq 40))" \
+	    "$(printf "%.0s]" $(seq 40))" | rec-cat'
+test_fail 'a line longer than REC_MAX_RECORD' 1 'stdin:2: line longer than' \
+	'{ echo "{\"id\":\"a\"}"; printf "{\"id\":\"%0200d\"}\n" 0; } |
+	 REC_MAX_RECORD=100 rec-cat'
+test_fail 'a line longer than REC_MAX_RECORD, without a newline' 1 \
+	'stdin:1: line longer than' \
+	'head -c 5000 /dev/zero | tr "\0" "{" | REC_MAX_RECORD=100 rec-cat'
+test_fail 'bad REC_MAX_RECORD is a usage error' 2 'REC_MAX_RECORD' \
+	'echo "{\"id\":\"a\"}" | REC_MAX_RECORD=lots rec-cat'
+# record 1 is 99 bytes: fixmap 1, "id" "t1" 6, "score" float64 15,
+# "src" "bm25" 9, "scores" {2 floats} 34, "why" 29-byte string 34
+test_fail 'truncated msgpack names the record and byte' 1 \
+	'^rec-cat: stdin: record 2 at byte 99: truncated msgpack$' \
+	'rec-cat -M < "$DATA/cands.jsonl" | head -c 110 | rec-cat'
+test_fail 'a msgpack array is not a record' 1 'record 1 at byte 0: record is not a map' \
+	'printf "\222\001\002" | rec-cat'
+test_fail 'the never-used msgpack byte' 1 'invalid msgpack' \
+	'printf "\201\241a\301" | rec-cat'
+test_fail 'msgpack map without id' 1 'stdin: record 1 at byte 0: record has no "id"' \
+	'printf "\201\241a\001" | rec-cat'
+test_fail 'msgpack with a huge declared length is bounded' 1 \
+	'longer than the REC_MAX_RECORD limit' \
+	'printf "\201\242id\333\177\377\377\377" | REC_MAX_RECORD=1000 rec-cat'
+test_fail 'msgpack binary cannot become JSON' 1 'binary value cannot be written as JSON' \
+	'printf "\202\242id\241a\241b\304\001x" | rec-cat'
+test_fail 'msgpack string with bad UTF-8 cannot become JSON' 1 'invalid UTF-8' \
+	'printf "\202\242id\241a\241b\241\377" | rec-cat'
+test_ok 'the same binary record passes as msgpack' \
+	'printf "\202\242id\241a\241b\304\001x" > b.mp && rec-cat -M < b.mp | cmp - b.mp'
+
+# output errors
+test_ok 'EPIPE is a quiet end' \
+	'rec-cat big.jsonl big.jsonl big.jsonl 2>err | head -1 > /dev/null;
+	 ! test -s err'
+test_fail 'a full disk is an error' 1 '^rec-cat: write error: No space left on device$' \
+	'rec-cat big.jsonl > /dev/full'
+test_fail 'unknown REC_FORMAT' 2 "REC_FORMAT: unknown format 'xml'" \
+	'REC_FORMAT=xml rec-cat < /dev/null'
+test_fail 'unknown option' 2 'unrecognized option|invalid option' \
+	'rec-cat --frobnicate < /dev/null 2>&1 >/dev/null | head -1 >&2; exit 2'
+test_fail 'missing file' 1 "cannot open 'nosuch.jsonl'" 'rec-cat nosuch.jsonl'
+test_ok 'no binary on a terminal' '
+	if ! command -v script >/dev/null; then exit 0; fi
+	script -qec "rec-cat -M < $DATA/cands.jsonl; echo status=\$?" /dev/null > tty.out
+	grep -q "refusing to write msgpack to a terminal" tty.out &&
+	grep -q "status=2" tty.out'
+
+# the trace side file
+test_ok 'REC_TRACE gets one line per tool run' '
+	REC_TRACE=trace rec-cat < "$DATA/cands.jsonl" | REC_TRACE=trace rec-cat -k 3 > /dev/null &&
+	test "$(wc -l < trace)" -eq 2 &&
+	grep -q "^{\"tool\":\"rec-cat\",\"argv\":\[\"rec-cat\",\"-k\",\"3\"\],\"pid\":[0-9]*,\"in\":3,\"out\":3,\"ms\":[0-9.]*,\"status\":0}$" trace &&
+	grep -q "\"in\":4,\"out\":4" trace'
+test_ok 'REC_TRACE records the error of a failed run' '
+	echo "{}" | REC_TRACE=trace rec-cat 2>/dev/null; test $? -eq 1 &&
+	grep -q "\"status\":1,\"error\":\"stdin:1: record has no \\\\\"id\\\\\"\"}" trace'
+test_ok 'the trace line is valid JSON' '
+	REC_TRACE=trace2 rec-cat -k "a\"b" < /dev/null 2>/dev/null;
+	test "$(sqlite3 :memory: "select json_valid(readfile(\"trace2\"))")" = 1'
+
+done_testing
