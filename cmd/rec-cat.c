@@ -316,7 +316,7 @@ main(int argc, char **argv)
 	char *end;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "cd:f:k:MthV", longopts,
+	while ((c = getopt_long(argc, argv, ":cd:f:k:MthV", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'c': check = 1; break;
@@ -331,7 +331,7 @@ main(int argc, char **argv)
 		case 't': table = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
-		default: usage(stderr); rec_exit(2);
+		default: rec_bad_option(argv, c);
 		}
 	if (check + table + mp > 1)
 		rec_usage_die("--check, --table and --msgpack exclude each "

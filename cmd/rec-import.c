@@ -1151,7 +1151,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv,
-	    "d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:hV", longopts, NULL)) != -1)
+	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'F':
@@ -1203,7 +1203,7 @@ main(int argc, char **argv)
 		case 'o': o.on = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
-		default: usage(stderr); rec_exit(2);
+		default: rec_bad_option(argv, c);
 		}
 	if (argc - optind != 2)
 		rec_usage_die("expected a step (items, interactions, users, "

@@ -30,6 +30,8 @@ void rec_usage_die(const char *fmt, ...)
 void rec_exit(int status) __attribute__((noreturn));
 void rec_trace_count(unsigned long in, unsigned long out);
 void rec_version(void) __attribute__((noreturn));
+/* for getopt_long's '?' or ':' (optstring starting with ':') */
+void rec_bad_option(char **argv, int c) __attribute__((noreturn));
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ rec_init(int argc, char **argv)
 		rec_progname = p ? p + 1 : argv[0];
 	}
 	gettimeofday(&started, NULL);
+	opterr = 0;	/* rec_bad_option says it in one line */
 	enlarge_pipe(0);
 	enlarge_pipe(1);
 }
@@ -151,6 +153,24 @@ rec_usage_die(const char *fmt, ...)
 	vmessage(fmt, ap, 1);
 	va_end(ap);
 	rec_exit(2);
+}
+
+void
+rec_bad_option(char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+	int islong = arg && arg[0] == '-' && arg[1] == '-';
+
+	if (c == ':') {
+		if (optopt && !islong)
+			rec_usage_die("option '-%c' needs a value", optopt);
+		rec_usage_die("option '%s' needs a value", arg);
+	}
+	if (optopt && !islong)
+		rec_usage_die("unknown option '-%c' (see %s --help)", optopt,
+		    rec_progname);
+	rec_usage_die("unknown option '%s' (see %s --help)", arg,
+	    rec_progname);
 }
 
 void

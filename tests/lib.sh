@@ -14,13 +14,13 @@ cd "$T" || exit 1
 n=0
 failed=0
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
+ok() { n=$((n + 1)); printf 'ok %d - %s\n' $n "$1"; }
 not_ok() {
 	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
+	printf 'not ok %d - %s\n' $n "$1"
 	[ -s "$T/.err" ] && sed 's/^/#   stderr: /' "$T/.err" | head -20
 }
-skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
+skip() { n=$((n + 1)); printf 'ok %d # skip %s\n' $n "$1"; }
 
 # test_ok NAME CODE: CODE exits 0
 test_ok() {

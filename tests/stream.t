@@ -109,8 +109,11 @@ test_fail 'a full disk is an error' 1 '^rec-cat: write error: No space left on d
 	'rec-cat big.jsonl > /dev/full'
 test_fail 'unknown REC_FORMAT' 2 "REC_FORMAT: unknown format 'xml'" \
 	'REC_FORMAT=xml rec-cat < /dev/null'
-test_fail 'unknown option' 2 'unrecognized option|invalid option' \
-	'rec-cat --frobnicate < /dev/null 2>&1 >/dev/null | head -1 >&2; exit 2'
+test_fail 'unknown option' 2 "^rec-cat: unknown option '--frobnicate' \(see rec-cat --help\)$" \
+	'rec-cat --frobnicate < /dev/null'
+test_fail 'an option without its value' 2 "^rec-cat: option '-k' needs a value$" \
+	'rec-cat -k'
+test_fail 'a bad count' 2 "^rec-cat: -k: not a count: '-3'$" 'rec-cat -k -3 < /dev/null'
 test_fail 'missing file' 1 "cannot open 'nosuch.jsonl'" 'rec-cat nosuch.jsonl'
 test_ok 'no binary on a terminal' '
 	if ! command -v script >/dev/null; then exit 0; fi

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The example catalogs from the real data sets, with the counts their
+# SOURCE.md files verify.  Skipped without REC_DATA_DIR.
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${REC_DATA_DIR:-}" ] || [ ! -d "$REC_DATA_DIR" ]; then
+	skip "REC_DATA_DIR is not set: no shared data to build the example catalogs"
+	done_testing
+	exit
+fi
+q() { sqlite3 -batch music.db "$@"; }
+m() { sqlite3 -batch movies.db "$@"; }
+
+test_ok 'examples/music/build' "$TOP/examples/music/build music.db 2> log"
+test_ok 'MUSIC: 28,356 tracks' 'test "$(q "select count(*) from items")" = 28356'
+test_ok 'MUSIC: 471 playlists are users, one interaction per (playlist, track)' \
+	'test "$(q "select count(*) from users")" = 471 &&
+	 test "$(q "select count(*) from interactions")" = "$(q "select sum(json_array_length(playlist_id)) from items")"'
+test_ok 'MUSIC: 6 genres, gathered as lists' \
+	'test "$(q "select count(distinct value) from items, json_each(items.genre)")" = 6'
+test_ok 'MUSIC: the 5 NA titles are missing, not "NA"' \
+	'test "$(q "select count(*) from items where title is null")" -ge 1 &&
+	 test "$(q "select count(*) from items where title = '"'NA'"'")" = 0'
+test_ok 'MUSIC: Last.fm tags joined on the normalised artist' \
+	'test "$(q "select count(*) from items where lastfm_tags is not null")" -gt 8000 &&
+	 q "select lastfm_tags from items where artist = '"'Daft Punk'"' limit 1" | grep -q "\"electronic\""'
+test_ok 'MUSIC: roles' \
+	'test "$(q "select group_concat(name || \":\" || role, \" \") from (select name, role from columns where name in (\"title\", \"artist\", \"album\", \"release_date\", \"popularity\", \"tempo\", \"lastfm_tags\") order by position)")" = \
+	 "title:title artist:creator popularity:popularity album:collection release_date:date tempo:number lastfm_tags:tags"'
+test_ok 'no file is left beside the catalog' \
+	'test "$(ls -A | grep -v "^\.\(out\|err\)$")" = "$(printf "log\nmusic.db")"'
+
+test_ok 'examples/movies/build' "$TOP/examples/movies/build movies.db 2> log"
+test_ok 'MOVIES: 9,742 films, 100,836 ratings by 610 users' \
+	'test "$(m "select count(*) from items")" = 9742 &&
+	 test "$(m "select count(*) from interactions")" = 100836 &&
+	 test "$(m "select count(*) from users")" = 610'
+test_ok 'MOVIES: year from the title, genres as a list' \
+	'test "$(m "select year || genres from items where id = '"'1'"'")" = "1995[\"Adventure\",\"Animation\",\"Children\",\"Comedy\",\"Fantasy\"]"'
+test_ok 'MOVIES: tags gathered from tags.csv' \
+	'test "$(m "select tags from items where id = '"'60756'"'")" = "[\"funny\",\"Highly quotable\",\"will ferrell\",\"comedy\"]"'
+test_ok 'MOVIES: ratings keep weight and time' \
+	'test "$(m "select weight || \" \" || time from interactions where user = '"'1'"' and item = '"'1'"'")" = "4.0 964982703"'
+
+done_testing
