@@ -32,7 +32,7 @@ BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
 MAN5 = man/rec-candidates.5
 MAN7 = man/rec.7
-BENCHBIN =
+BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen
 
 REC_DATA_DIR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data))
 export REC_DATA_DIR
@@ -99,14 +99,16 @@ FUZZTIME ?= 60
 FUZZCC ?= clang
 fuzz:
 	@mkdir -p build/fuzz/corpus-jsonl build/fuzz/corpus-msgpack
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE \
 		-Ilib $(PKG_CFLAGS) -o build/fuzz/jsonl fuzz/jsonl.c $(LIBSRC) \
 		$(PKG_LIBS) -ljq -lm
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE \
 		-Ilib $(PKG_CFLAGS) -o build/fuzz/msgpack fuzz/msgpack.c \
 		$(LIBSRC) $(PKG_LIBS) -ljq -lm
 	cp fuzz/seeds/*.jsonl build/fuzz/corpus-jsonl/
-	cp fuzz/seeds/*.mp build/fuzz/corpus-msgpack/
+	cp fuzz/seeds/*.mp fuzz/regress/*.mp build/fuzz/corpus-msgpack/
 	build/fuzz/jsonl -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
 		build/fuzz/corpus-jsonl
 	build/fuzz/msgpack -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \

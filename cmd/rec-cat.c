@@ -192,7 +192,7 @@ cell_text(const msgpack_object *o)
 	struct rec_buf b = {0}, err = {0};
 
 	if (!o || o->type == MSGPACK_OBJECT_NIL)
-		rec_buf_adds(&b, "");
+		;
 	else if (o->type == MSGPACK_OBJECT_STR)
 		rec_buf_add(&b, o->via.str.ptr, o->via.str.size);
 	else if (o->type == MSGPACK_OBJECT_FLOAT64 ||
@@ -202,7 +202,7 @@ cell_text(const msgpack_object *o)
 		rec_buf_adds(&b, "?");
 	rec_buf_free(&err);
 	if (!b.data)
-		rec_buf_adds(&b, "");
+		return xstrdup("");
 	/* one line per row: control characters become spaces */
 	for (size_t i = 0; i < b.len; i++)
 		if ((unsigned char)b.data[i] < 0x20)

@@ -29,6 +29,8 @@ void
 rec_buf_add(struct rec_buf *b, const void *p, size_t n)
 {
 	rec_buf_grow(b, n);
+	if (n == 0)	/* p may be NULL: msgpack-c's empty strings */
+		return;
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	b->data[b->len] = 0;

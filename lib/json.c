@@ -470,6 +470,10 @@ rec_json_string(struct rec_buf *out, const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i, run = 0;
 
+	if (n == 0) {	/* s may be NULL */
+		rec_buf_add(out, "\"\"", 2);
+		return;
+	}
 	rec_buf_grow(out, n + 2);
 	out->data[out->len++] = '"';
 	for (i = 0; i < n; i++) {

@@ -41,7 +41,8 @@ char *xstrndup(const char *s, size_t n);
 
 /* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
  * whenever cap > 0, so data can be used as a C string when the bytes
- * contain no NUL.  A zeroed struct is an empty buffer. */
+ * contain no NUL, and after any add data is not NULL.  A zeroed struct
+ * is an empty buffer. */
 struct rec_buf {
 	char *data;
 	size_t len;
@@ -118,9 +119,14 @@ struct rec_reader {
 	struct rec_buf pack;
 	struct rec_buf err;
 	msgpack_zone zone;
+	const char *mem;	/* rec_reader_init_mem: the input */
+	size_t memlen, mempos;
 };
 
 void rec_reader_init(struct rec_reader *r, int fd, const char *name);
+/* reads from data[0..len) instead of a file descriptor (fuzzing) */
+void rec_reader_init_mem(struct rec_reader *r, const char *data, size_t len,
+    const char *name);
 void rec_reader_free(struct rec_reader *r);
 /* 1 and *rec filled (valid until the next call), 0 at the end, -1 on
  * bad input with "NAME:LINE: problem" in r->err */

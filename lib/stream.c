@@ -46,6 +46,15 @@ rec_reader_init(struct rec_reader *r, int fd, const char *name)
 }
 
 void
+rec_reader_init_mem(struct rec_reader *r, const char *data, size_t len,
+    const char *name)
+{
+	rec_reader_init(r, -1, name);
+	r->mem = data;
+	r->memlen = len;
+}
+
+void
 rec_reader_free(struct rec_reader *r)
 {
 	free(r->buf);
@@ -88,7 +97,16 @@ fill(struct rec_reader *r)
 		r->buf = xrealloc(r->buf, cap);
 		r->cap = cap;
 	}
-	for (;;) {
+	if (r->fd < 0) {
+		/* memory input, in small pieces to exercise refills */
+		n = (ssize_t)(r->memlen - r->mempos);
+		if (n > 4096)
+			n = 4096;
+		if ((size_t)n > r->cap - r->end)
+			n = (ssize_t)(r->cap - r->end);
+		memcpy(r->buf + r->end, r->mem + r->mempos, (size_t)n);
+		r->mempos += (size_t)n;
+	} else for (;;) {
 		n = read(r->fd, r->buf + r->end, r->cap - r->end);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -134,11 +152,12 @@ finish_record(struct rec_reader *r, struct rec_record *rec,
 
 	msgpack_zone_clear(&r->zone);
 	ret = msgpack_unpack(raw, len, &off, &r->zone, &rec->map);
+	/* msgpack-c says NOMEM when nesting passes its 32-level stack; the
+	 * record's size is bounded by maxrec, so that is what it means */
 	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
-		rec_die("out of memory unpacking a record");
+		return rerr(r, "%s", "msgpack nested deeper than 32 levels");
 	if (ret != MSGPACK_UNPACK_SUCCESS)
-		return rerr(r, "%s", "invalid msgpack (bad data or nesting "
-		    "deeper than 32 levels)");
+		return rerr(r, "%s", "invalid msgpack");
 	rec->raw = raw;
 	rec->rawlen = len;
 	if (rec->map.type != MSGPACK_OBJECT_MAP)

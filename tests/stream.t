@@ -89,6 +89,10 @@ test_fail 'a msgpack array is not a record' 1 'record 1 at byte 0: record is not
 	'printf "\222\001\002" | rec-cat'
 test_fail 'the never-used msgpack byte' 1 'invalid msgpack' \
 	'printf "\201\241a\301" | rec-cat'
+# found by fuzz/msgpack.c: msgpack-c reports deep nesting as NOMEM
+test_fail 'msgpack nested deeper than 32 levels' 1 \
+	'^rec-cat: stdin: record 1 at byte 0: msgpack nested deeper than 32 levels$' \
+	'printf "\202\242id\241a\241x%s\001" "$(printf "%.0s\221" $(seq 40))" | rec-cat'
 test_fail 'msgpack map without id' 1 'stdin: record 1 at byte 0: record has no "id"' \
 	'printf "\201\241a\001" | rec-cat'
 test_fail 'msgpack with a huge declared length is bounded' 1 \
