@@ -545,7 +545,7 @@ infer(struct shape *s, struct entity *e, size_t n)
 		}
 		if (t->role)
 			continue;
-		for (k = 0; t->name[k] && k < sizeof lower - 1; k++)
+		for (k = 0; k < sizeof lower - 1 && t->name[k]; k++)
 			lower[k] = (char)(t->name[k] >= 'A' &&
 			    t->name[k] <= 'Z' ? t->name[k] + 32 : t->name[k]);
 		lower[k] = 0;
@@ -599,6 +599,30 @@ struct group {
 	/* items --interactions: (user, item) pairs, distinct */
 	struct rec_hash pairs;
 };
+
+static void
+free_group(struct group *g)
+{
+	size_t i, j;
+
+	for (i = 0; i < g->n; i++) {
+		for (j = 0; j < g->e[i].nc; j++)
+			rec_buf_free(&g->e[i].c[j].v);
+		free(g->e[i].c);
+		free(g->e[i].id);
+	}
+	free(g->e);
+	for (j = 0; j < g->s.nt; j++) {
+		free(g->s.t[j].name);
+		free(g->s.t[j].source);
+		if (g->s.t[j].isre)
+			regfree(&g->s.t[j].re);
+	}
+	free(g->s.t);
+	free(g->s.map);
+	rec_hash_free(&g->ids);
+	rec_hash_free(&g->pairs);
+}
 
 static void
 bad_row(struct group *g, const char *msg)
@@ -870,6 +894,7 @@ do_items(void)
 		fprintf(stderr, ", %lu bad rows skipped\n", g.bad);
 	}
 	rec_buf_free(&sql);
+	free_group(&g);
 	rec_table_close(&tb);
 }
 
@@ -1082,6 +1107,7 @@ do_join(void)
 		fprintf(stderr, "%s: %s: joined %zu keys from %lu rows; %d "
 		    "items matched, %lu bad rows skipped\n", rec_progname,
 		    o.db, g.n, g.rows, matched, g.bad);
+	free_group(&g);
 	rec_table_close(&tb);
 }
 
@@ -1114,6 +1140,7 @@ do_users(void)
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: %zu users, %lu bad rows skipped\n",
 		    rec_progname, o.db, g.n, g.bad);
+	free_group(&g);
 	rec_table_close(&tb);
 }
 
