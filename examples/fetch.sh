@@ -17,9 +17,9 @@ data_file() {
 	fi
 	mkdir -p "$(dirname "$cache/$1")"
 	echo "$0: downloading $2" >&2
-	if ! curl -fsSL --retry 2 -o "$cache/$1.part" "$2"; then
+	if ! msg=$(curl -fsSL --retry 2 -o "$cache/$1.part" "$2" 2>&1); then
 		rm -f "$cache/$1.part"
-		echo "$0: cannot download '$2'" >&2
+		echo "$0: cannot download '$2': $msg" >&2
 		return 1
 	fi
 	sum=$(sha256sum "$cache/$1.part" | cut -d' ' -f1)
