@@ -257,8 +257,8 @@ table_print(void)
 	struct rec_buf b = {0};
 	size_t i, j;
 
-	width = xcalloc(ncols ? ncols : 4, sizeof *width);
 	ncols = 4 + nfields;
+	width = xcalloc(ncols, sizeof *width);
 	for (j = 0; j < ncols; j++) {
 		width[j] = display_width(j < 4 ? head[j] :
 		    fields[j - 4].name);

@@ -84,3 +84,42 @@ rec_catalog_schema(sqlite3 *db)
 	    " weight REAL NOT NULL DEFAULT 1, time INTEGER);",
 	    "creating the catalog");
 }
+
+char *
+rec_catalog_role(sqlite3 *db, const char *role)
+{
+	sqlite3_stmt *st;
+	char *name = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM columns WHERE role = ? "
+	    "ORDER BY position LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "columns");
+	sqlite3_bind_text(st, 1, role, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		name = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return name;
+}
+
+int
+rec_catalog_column(sqlite3 *db, const char *col, int *list, char *type,
+    size_t typesz)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT list, type FROM main.columns "
+	    "WHERE name = ? COLLATE NOCASE", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "columns");
+	sqlite3_bind_text(st, 1, col, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		found = 1;
+		if (list)
+			*list = sqlite3_column_int(st, 0);
+		if (type)
+			snprintf(type, typesz, "%s",
+			    (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return found;
+}

@@ -165,6 +165,14 @@ void rec_write_all(int fd, const char *p, size_t n);
 void rec_pack_map_except(msgpack_packer *pk, const msgpack_object *map,
     const char *const *drop, size_t nextra);
 
+/* Packs a record scored by stage src: id, score, src, "scores" (the
+ * earlier stages' scores kept, src's set), "why" (the new reason added
+ * to the earlier ones; NULL adds none), then every other key of orig
+ * (NULL for a new record). */
+void rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why);
+
 /* pool semantics: 1 if standard input is a pipe, socket or file */
 int rec_stdin_is_pool(void);
 
@@ -211,6 +219,100 @@ size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
 size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
 void rec_hash_free(struct rec_hash *h);
 
+/* A candidate pool held in memory: every record's msgpack bytes, in
+ * order, and an index from id to the records with that id (a pool made
+ * by concatenating streams may hold an id more than once). */
+struct rec_pool {
+	struct rec_buf raw;	/* the records, back to back */
+	size_t *off;		/* record i is raw.data[off[i]..off[i+1]) */
+	size_t *idoff;		/* its id: raw.data[idoff[i]], idlen[i] bytes */
+	size_t *idlen;
+	double *score;		/* its score, 0 when it had none */
+	size_t n, cap;
+	struct rec_hash ids;	/* distinct ids, in order of first sight */
+	size_t *first, *last;	/* per distinct id: its first and last
+				 * records */
+	size_t *next;		/* per record: the next with the same id,
+				 * or (size_t)-1 */
+};
+
+/* reads all of r into p (dies on bad input) */
+void rec_pool_read(struct rec_pool *p, struct rec_reader *r);
+void rec_pool_free(struct rec_pool *p);
+/* unpacks record i into obj, using zone */
+void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
+    msgpack_object *obj);
+
+/* bm25.c: an Okapi BM25 index over the text fields of a catalog,
+ * written once beside it (CATALOG.bm25) and memory-mapped by queries. */
+struct rec_bm25_builder;
+
+struct rec_bm25_builder *rec_bm25_builder_new(size_t nfields,
+    const char *const *names);
+/* adds the next document: its id and one text per field (NULL: none) */
+void rec_bm25_builder_doc(struct rec_bm25_builder *b, const char *id,
+    const char *const *texts);
+/* writes the index to path atomically; 0, or -1 with errno */
+int rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
+    uint64_t cat_size, int64_t cat_mtime);
+void rec_bm25_builder_free(struct rec_bm25_builder *b);
+
+struct rec_bm25_field {
+	char name[32];
+	uint32_t nterms;
+	double avgdl;
+	const uint32_t *doclen;		/* [ndocs] */
+	const uint64_t *termoff;	/* [nterms + 1] into termchars */
+	const char *termchars;
+	const uint64_t *postoff;	/* [nterms + 1] into docs, tfs */
+	const uint32_t *docs;
+	const uint32_t *tfs;
+	const float *maxtf;		/* [nterms]: max tf part at k1 1.2, b .75 */
+};
+
+struct rec_bm25 {
+	void *map;
+	size_t mapsz;
+	uint32_t ndocs, nfields;
+	uint64_t cat_size;
+	int64_t cat_mtime;
+	const uint64_t *idoff;		/* [ndocs + 1] into idchars */
+	const char *idchars;
+	struct rec_bm25_field *field;
+	struct rec_hash *idhash;	/* built by rec_bm25_doc */
+};
+
+struct rec_bm25_hit {
+	uint32_t doc;
+	double score;
+};
+
+/* 0, or -1 with a message in err */
+int rec_bm25_open(struct rec_bm25 *x, const char *path, struct rec_buf *err);
+void rec_bm25_close(struct rec_bm25 *x);
+/* the field's index, or -1 */
+int rec_bm25_field_index(const struct rec_bm25 *x, const char *name);
+/* the term's index in field f, or -1 */
+long rec_bm25_term(const struct rec_bm25 *x, int f, const char *t,
+    size_t n);
+/* the closest term to t within edit distance 1 (short) or 2, preferring
+ * the most frequent; -1 if none */
+long rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
+    size_t n);
+/* Top k documents for the terms (indexes; repeats count again) in
+ * field f, best first, ties to the lower document: disjunctive (any
+ * term) or conjunctive (all); exhaustive or with MaxScore pruning,
+ * which gives the same list.  Returns how many; out has room for k. */
+size_t rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
+    size_t nterms, int conjunctive, double k1, double b, size_t k,
+    int exhaustive, struct rec_bm25_hit *out);
+/* the score of one document (0 when no term matches) */
+double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
+    size_t nterms, double k1, double b, uint32_t doc);
+/* the document with this id, or -1 (binary search needs sorted ids, so
+ * this builds a hash on first use) */
+long rec_bm25_doc(struct rec_bm25 *x, const char *id, size_t n);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */
@@ -256,6 +358,28 @@ void rec_catalog_schema(sqlite3 *db);
 /* runs sql, dying with what on error */
 void rec_sql_exec(sqlite3 *db, const char *sql, const char *what);
 extern const char *const rec_roles[];
+/* the column with this role (the first one), or NULL; caller frees */
+char *rec_catalog_role(sqlite3 *db, const char *role);
+
+/* sql.c: the guard and the help around queries from people and models */
+/* Allows reads and functions only, from now on, and stops any statement
+ * after timeout_ms.  rec_sql_refusal() says why a statement was denied. */
+void rec_sql_readonly(sqlite3 *db, long timeout_ms);
+const char *rec_sql_refusal(void);
+/* has(list, value): a JSON list column holds value (folded);
+ * norm(text): text folded as rec_norm() does */
+void rec_sql_functions(sqlite3 *db);
+/* Turns a failed prepare into a message a planner can act on: unknown
+ * columns get the closest names.  Appends to msg. */
+void rec_sql_explain(sqlite3 *db, struct rec_buf *msg);
+/* The closest values of text column col to value (folded edit distance,
+ * containment), best first, at most max, as a NUL-separated list in
+ * out; returns how many. */
+size_t rec_sql_closest_values(sqlite3 *db, const char *col,
+    const char *value, size_t max, struct rec_buf *out);
+/* 1 if col is an items column, with *list set when it holds lists */
+int rec_catalog_column(sqlite3 *db, const char *col, int *list,
+    char *type, size_t typesz);
 void rec_sqlite_die(sqlite3 *db, const char *what) __attribute__((noreturn));
 
 #endif

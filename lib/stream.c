@@ -589,3 +589,84 @@ rec_pack_map_except(msgpack_packer *pk, const msgpack_object *map,
 		}
 	free(skip);
 }
+
+static int
+key_is(const msgpack_object *k, const char *s)
+{
+	size_t n = strlen(s);
+
+	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
+	    !memcmp(k->via.str.ptr, s, n);
+}
+
+void
+rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why)
+{
+	static const char *const mine[] = { "id", "score", "src", "scores",
+	    "why", NULL };
+	const msgpack_object *old = NULL, *oldwhy = NULL;
+	uint32_t i, kept = 0, nold = 0, nwhy = 0;
+	size_t j;
+
+	if (orig && orig->type == MSGPACK_OBJECT_MAP) {
+		old = rec_map_get(orig, "scores");
+		if (old && old->type != MSGPACK_OBJECT_MAP)
+			old = NULL;
+		oldwhy = rec_map_get(orig, "why");
+		for (i = 0; i < orig->via.map.size; i++) {
+			for (j = 0; mine[j]; j++)
+				if (key_is(&orig->via.map.ptr[i].key, mine[j]))
+					break;
+			kept += !mine[j];
+		}
+	}
+	for (i = 0; old && i < old->via.map.size; i++)
+		nold += !key_is(&old->via.map.ptr[i].key, src);
+	if (oldwhy)
+		nwhy = oldwhy->type == MSGPACK_OBJECT_ARRAY ?
+		    oldwhy->via.array.size : 1;
+	msgpack_pack_map(pk, kept + 4 + (why || oldwhy ? 1 : 0));
+	msgpack_pack_str_with_body(pk, "id", 2);
+	msgpack_pack_str_with_body(pk, id, idlen);
+	msgpack_pack_str_with_body(pk, "score", 5);
+	msgpack_pack_double(pk, score);
+	msgpack_pack_str_with_body(pk, "src", 3);
+	msgpack_pack_str_with_body(pk, src, strlen(src));
+	msgpack_pack_str_with_body(pk, "scores", 6);
+	msgpack_pack_map(pk, nold + 1);
+	for (i = 0; old && i < old->via.map.size; i++)
+		if (!key_is(&old->via.map.ptr[i].key, src)) {
+			msgpack_pack_object(pk, old->via.map.ptr[i].key);
+			msgpack_pack_object(pk, old->via.map.ptr[i].val);
+		}
+	msgpack_pack_str_with_body(pk, src, strlen(src));
+	msgpack_pack_double(pk, score);
+	if (why || oldwhy) {
+		msgpack_pack_str_with_body(pk, "why", 3);
+		if (!oldwhy)
+			msgpack_pack_str_with_body(pk, why, strlen(why));
+		else if (!why)
+			msgpack_pack_object(pk, *oldwhy);
+		else {
+			msgpack_pack_array(pk, nwhy + 1);
+			if (oldwhy->type == MSGPACK_OBJECT_ARRAY)
+				for (i = 0; i < nwhy; i++)
+					msgpack_pack_object(pk,
+					    oldwhy->via.array.ptr[i]);
+			else
+				msgpack_pack_object(pk, *oldwhy);
+			msgpack_pack_str_with_body(pk, why, strlen(why));
+		}
+	}
+	for (i = 0; orig && i < orig->via.map.size; i++) {
+		for (j = 0; mine[j]; j++)
+			if (key_is(&orig->via.map.ptr[i].key, mine[j]))
+				break;
+		if (!mine[j]) {
+			msgpack_pack_object(pk, orig->via.map.ptr[i].key);
+			msgpack_pack_object(pk, orig->via.map.ptr[i].val);
+		}
+	}
+}

@@ -140,6 +140,9 @@ test_ok 'rec-cat --table shows fields for people' \
 	'printf "{\"id\":\"s02\",\"score\":0.5,\"src\":\"cf\"}\n" | rec-cat -t -f track_name,track_artist > out &&
 	 printf "%s\n" "#  id   score  src  track_name  track_artist" \
 	   "1  s02  0.5    cf   Get Lucky   Daft Punk" | diff -u - out'
+test_ok 'rec-cat --table of an empty stream prints the header' \
+	'rec-cat -t -f track_name,track_artist,popularity,album < /dev/null > out &&
+	 printf "%s\n" "#  id  score  src  track_name  track_artist  popularity  album" | diff -u - out'
 test_fail 'no catalog at all' 2 'no catalog: give -d CATALOG or set REC_DB' \
 	'echo "{\"id\":\"a\"}" | REC_DB= rec-cat -f x'
 test_fail 'a catalog that does not exist' 1 "cannot open catalog 'nope.db'" \

@@ -1,0 +1,406 @@
+/*
+ * rec-bm25: lexical retrieval with Okapi BM25 over one text field of the
+ * catalog, tolerant of typos, from the whole catalog or the pool.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-bm25 [-aAeMX] [-d CATALOG] [-f FIELD] [-k N] [-s NAME]"
+	    " [-K K1] [-b B] QUERY ...\n"
+	    "       rec-bm25 -I [-d CATALOG]\n"
+	    "  -a, --all            search the whole catalog, ignoring "
+	    "standard input\n"
+	    "  -A, --and            every term must match (default: any)\n"
+	    "  -b, --b B            length normalisation (default 0.75)\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -e, --exact          no typo tolerance\n"
+	    "  -f, --field FIELD    a text column, a role or all (default "
+	    "all)\n"
+	    "  -I, --index          build the index CATALOG.bm25\n"
+	    "  -K, --k1 K1          term frequency saturation (default 1.2)\n"
+	    "  -k, --limit N        write at most N records (default 100 "
+	    "from the catalog)\n"
+	    "  -M, --msgpack        write msgpack instead of JSONL\n"
+	    "  -s, --as NAME        the src of the records (default bm25)\n"
+	    "  -X, --exhaustive     score every document (a check: the same "
+	    "result)\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+static const char *const text_roles[] = { "title", "creator", "collection",
+	"tags", "text", "category", NULL };
+
+static char *
+index_path(const char *cat)
+{
+	struct rec_buf b = {0};
+
+	rec_buf_printf(&b, "%s.bm25", cat);
+	return b.data;
+}
+
+static void
+build(const char *cat)
+{
+	sqlite3 *db = rec_catalog_open(cat);
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0}, all = {0};
+	struct rec_bm25_builder *b;
+	const char **names = NULL, **texts;
+	size_t n = 0, i;
+	struct stat sb;
+	char *path = index_path(cat);
+
+	if (sqlite3_prepare_v2(db, "SELECT name, role FROM columns ORDER BY "
+	    "position", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "columns");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *role = (const char *)sqlite3_column_text(st, 1);
+		for (i = 0; text_roles[i] && strcmp(text_roles[i], role); i++)
+			;
+		if (!text_roles[i])
+			continue;
+		names = xrealloc(names, (n + 2) * sizeof *names);
+		names[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (!n)
+		rec_die("catalog '%s' has no text columns to index", cat);
+	names[n] = "all";
+	rec_buf_adds(&sql, "SELECT id");
+	for (i = 0; i < n; i++)
+		rec_buf_printf(&sql, ", \"%s\"", names[i]);
+	rec_buf_adds(&sql, " FROM items ORDER BY rowid");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "items");
+	b = rec_bm25_builder_new(n + 1, names);
+	texts = xcalloc(n + 1, sizeof *texts);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		rec_buf_reset(&all);
+		for (i = 0; i < n; i++) {
+			texts[i] = (const char *)sqlite3_column_text(st,
+			    (int)i + 1);
+			if (texts[i]) {
+				rec_buf_adds(&all, texts[i]);
+				rec_buf_addc(&all, ' ');
+			}
+		}
+		texts[n] = all.data ? all.data : "";
+		rec_bm25_builder_doc(b, (const char *)sqlite3_column_text(st, 0),
+		    texts);
+	}
+	sqlite3_finalize(st);
+	if (stat(cat, &sb) < 0)
+		rec_die("cannot stat '%s': %m", cat);
+	if (rec_bm25_builder_write(b, path, (uint64_t)sb.st_size,
+	    (int64_t)sb.st_mtime) < 0)
+		rec_die("cannot write '%s': %m", path);
+	rec_bm25_builder_free(b);
+	for (i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	free(texts);
+	free(path);
+	rec_buf_free(&sql);
+	rec_buf_free(&all);
+	sqlite3_close(db);
+}
+
+static int
+open_index(struct rec_bm25 *x, const char *cat)
+{
+	struct rec_buf err = {0};
+	struct stat sb;
+	char *path = index_path(cat);
+
+	if (stat(cat, &sb) < 0)
+		rec_die("cannot open catalog '%s': %m", cat);
+	if (access(path, F_OK) < 0)
+		rec_die("no BM25 index for '%s' (build it with rec-bm25 "
+		    "--index)", cat);
+	if (rec_bm25_open(x, path, &err) < 0)
+		rec_die("%s", err.data);
+	if (x->cat_size != (uint64_t)sb.st_size ||
+	    x->cat_mtime != (int64_t)sb.st_mtime)
+		rec_die("BM25 index '%s' is older than the catalog (rebuild "
+		    "it with rec-bm25 --index)", path);
+	free(path);
+	return 0;
+}
+
+static int
+resolve_field(struct rec_bm25 *x, const char *cat, const char *name)
+{
+	int f = rec_bm25_field_index(x, name);
+	struct rec_buf list = {0};
+	char *col;
+	sqlite3 *db;
+	uint32_t i;
+
+	if (f >= 0)
+		return f;
+	db = rec_catalog_open(cat);
+	col = rec_catalog_role(db, name);
+	sqlite3_close(db);
+	if (col && (f = rec_bm25_field_index(x, col)) >= 0) {
+		free(col);
+		return f;
+	}
+	free(col);
+	for (i = 0; i < x->nfields; i++)
+		rec_buf_printf(&list, "%s%s", i ? ", " : "", x->field[i].name);
+	rec_usage_die("no text field '%s' (fields: %s)", name, list.data);
+}
+
+struct qterm {
+	char *text;		/* as typed, folded */
+	long term;		/* index term, or -1 */
+	int typo;
+};
+
+static int
+cmp_scored(const void *a, const void *b)
+{
+	const struct rec_bm25_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->doc < y->doc ? -1 : x->doc > y->doc;
+}
+
+/* "bm25: daft, punk in artist; 'metalica' read as 'metallica'" */
+static void
+why(struct rec_buf *b, const struct rec_bm25 *x, int f,
+    const struct qterm *q, size_t nq, uint32_t doc, double k1, double bb)
+{
+	size_t i, n = 0;
+
+	rec_buf_reset(b);
+	rec_buf_adds(b, "bm25: ");
+	for (i = 0; i < nq; i++) {
+		const struct rec_bm25_field *fl = &x->field[f];
+		if (q[i].term < 0 || rec_bm25_score_doc(x, f, &q[i].term, 1, k1,
+		    bb, doc) <= 0)
+			continue;
+		rec_buf_printf(b, "%s%.*s", n++ ? ", " : "",
+		    (int)(fl->termoff[q[i].term + 1] - fl->termoff[q[i].term]),
+		    fl->termchars + fl->termoff[q[i].term]);
+	}
+	rec_buf_printf(b, " in %s", x->field[f].name);
+	for (i = 0; i < nq; i++)
+		if (q[i].typo) {
+			const struct rec_bm25_field *fl = &x->field[f];
+			rec_buf_printf(b, "; '%s' read as '%.*s'", q[i].text,
+			    (int)(fl->termoff[q[i].term + 1] -
+			    fl->termoff[q[i].term]),
+			    fl->termchars + fl->termoff[q[i].term]);
+		}
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "and", no_argument, NULL, 'A' },
+		{ "b", required_argument, NULL, 'b' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "exact", no_argument, NULL, 'e' },
+		{ "field", required_argument, NULL, 'f' },
+		{ "index", no_argument, NULL, 'I' },
+		{ "k1", required_argument, NULL, 'K' },
+		{ "limit", required_argument, NULL, 'k' },
+		{ "msgpack", no_argument, NULL, 'M' },
+		{ "as", required_argument, NULL, 's' },
+		{ "exhaustive", no_argument, NULL, 'X' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cat = NULL, *fname = "all", *src = "bm25";
+	struct rec_buf text = {0}, norm = {0}, wb = {0}, out = {0};
+	struct rec_bm25 x;
+	struct qterm *q = NULL;
+	struct rec_bm25_hit *hits;
+	struct rec_writer w;
+	msgpack_packer pk;
+	size_t nq = 0, nh, i, k = 0;
+	long *terms;
+	double k1 = 1.2, bb = 0.75;
+	int c, all = 0, conj = 0, exact = 0, doindex = 0, mp = 0, exh = 0, f;
+	unsigned long nout = 0, nin = 0;
+	char *end;
+	const char *p, *s;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv, ":aAb:d:ef:IK:k:Ms:XhV", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'A': conj = 1; break;
+		case 'b':
+			bb = strtod(optarg, &end);
+			if (*end || !*optarg || bb < 0 || bb > 1)
+				rec_usage_die("-b: not a number from 0 to 1: "
+				    "'%s'", optarg);
+			break;
+		case 'd': cat = optarg; break;
+		case 'e': exact = 1; break;
+		case 'f': fname = optarg; break;
+		case 'I': doindex = 1; break;
+		case 'K':
+			k1 = strtod(optarg, &end);
+			if (*end || !*optarg || k1 < 0)
+				rec_usage_die("-K: not a number >= 0: '%s'",
+				    optarg);
+			break;
+		case 'k':
+			k = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-')
+				rec_usage_die("-k: not a count: '%s'", optarg);
+			break;
+		case 'M': mp = 1; break;
+		case 's': src = optarg; break;
+		case 'X': exh = 1; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	cat = rec_catalog_path(cat);
+	if (doindex) {
+		if (optind < argc)
+			rec_usage_die("--index takes no query");
+		build(cat);
+		rec_exit(0);
+	}
+	if (optind == argc)
+		rec_usage_die("give a QUERY");
+	for (i = (size_t)optind; i < (size_t)argc; i++) {
+		rec_buf_adds(&text, argv[i]);
+		rec_buf_addc(&text, ' ');
+	}
+	open_index(&x, cat);
+	f = resolve_field(&x, cat, fname);
+	rec_norm(&norm, text.data, text.len);
+	for (p = norm.data; p && *p; p = *s ? s + 1 : s) {
+		s = strchr(p, ' ');
+		if (!s)
+			s = p + strlen(p);
+		q = xrealloc(q, (nq + 1) * sizeof *q);
+		q[nq].text = xstrndup(p, (size_t)(s - p));
+		q[nq].term = rec_bm25_term(&x, f, p, (size_t)(s - p));
+		q[nq].typo = 0;
+		if (q[nq].term < 0 && !exact) {
+			q[nq].term = rec_bm25_closest_term(&x, f, p,
+			    (size_t)(s - p));
+			q[nq].typo = q[nq].term >= 0;
+		}
+		nq++;
+	}
+	if (!nq)
+		rec_usage_die("the query has no words");
+	terms = xmalloc(nq * sizeof *terms);
+	for (i = 0; i < nq; i++)
+		terms[i] = q[i].term;
+	rec_writer_init(&w, 1, mp);
+	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
+	if (!all && rec_stdin_is_pool()) {
+		struct rec_pool pool;
+		struct rec_reader r;
+		msgpack_zone zone;
+		msgpack_object o;
+		size_t nd = 0, j;
+
+		rec_reader_init(&r, 0, "stdin");
+		rec_pool_read(&pool, &r);
+		nin = pool.n;
+		hits = xmalloc((pool.ids.n + 1) * sizeof *hits);
+		for (i = 0; i < pool.ids.n; i++) {
+			long d = rec_bm25_doc(&x, pool.ids.key[i],
+			    pool.ids.keylen[i]);
+			double sc;
+			size_t miss;
+			if (d < 0)
+				continue;
+			for (miss = 0, j = 0; conj && j < nq; j++)
+				miss += rec_bm25_score_doc(&x, f, &terms[j], 1,
+				    k1, bb, (uint32_t)d) <= 0;
+			sc = rec_bm25_score_doc(&x, f, terms, nq, k1, bb,
+			    (uint32_t)d);
+			if (sc <= 0 || miss)
+				continue;
+			hits[nd].doc = (uint32_t)i;	/* pool id index */
+			hits[nd++].score = sc;
+		}
+		qsort(hits, nd, sizeof *hits, cmp_scored);
+		msgpack_zone_init(&zone, 4096);
+		for (i = 0; i < nd && (!k || nout < k); i++) {
+			size_t id = hits[i].doc;
+			long d = rec_bm25_doc(&x, pool.ids.key[id],
+			    pool.ids.keylen[id]);
+			why(&wb, &x, f, q, nq, (uint32_t)d, k1, bb);
+			for (j = pool.first[id]; j != (size_t)-1 &&
+			    (!k || nout < k); j = pool.next[j], nout++) {
+				rec_pool_get(&pool, j, &zone, &o);
+				rec_buf_reset(&out);
+				rec_pack_scored(&pk, &o, pool.ids.key[id],
+				    pool.ids.keylen[id], hits[i].score, src,
+				    wb.data);
+				rec_write_msgpack(&w, out.data, out.len);
+			}
+		}
+		msgpack_zone_destroy(&zone);
+		rec_reader_free(&r);
+		rec_pool_free(&pool);
+	} else {
+		if (!k)
+			k = 100;
+		hits = xmalloc(k * sizeof *hits);
+		nh = rec_bm25_search(&x, f, terms, nq, conj, k1, bb, k, exh,
+		    hits);
+		for (i = 0; i < nh; i++) {
+			const char *id = x.idchars + x.idoff[hits[i].doc];
+			why(&wb, &x, f, q, nq, hits[i].doc, k1, bb);
+			rec_buf_reset(&out);
+			rec_pack_scored(&pk, NULL, id, strlen(id),
+			    hits[i].score, src, wb.data);
+			rec_write_msgpack(&w, out.data, out.len);
+			nout++;
+		}
+	}
+	if (!nout) {
+		struct rec_buf msg = {0};
+		for (i = 0; i < nq; i++)
+			if (q[i].term < 0)
+				rec_buf_printf(&msg, "%s'%s'", msg.len ? ", " :
+				    "", q[i].text);
+		if (msg.len)
+			rec_warn("no match in %s for %s", x.field[f].name,
+			    msg.data);
+		rec_buf_free(&msg);
+	}
+	rec_writer_close(&w);
+	rec_trace_count(nin, nout);
+	for (i = 0; i < nq; i++)
+		free(q[i].text);
+	free(q);
+	free(terms);
+	free(hits);
+	rec_buf_free(&text);
+	rec_buf_free(&norm);
+	rec_buf_free(&wb);
+	rec_buf_free(&out);
+	rec_bm25_close(&x);
+	rec_exit(0);
+}

@@ -1,0 +1,75 @@
+/*
+ * pool.c: a candidate pool held in memory, for the tools that score or
+ * filter the records on standard input rather than the whole catalog.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+void
+rec_pool_read(struct rec_pool *p, struct rec_reader *r)
+{
+	struct rec_record rec;
+	size_t k, at;
+	int added;
+
+	memset(p, 0, sizeof *p);
+	p->off = xmalloc(sizeof *p->off);
+	p->off[0] = 0;
+	while (rec_next(r, &rec)) {
+		if (p->n == p->cap) {
+			p->cap = p->cap ? p->cap * 2 : 1024;
+			p->off = xrealloc(p->off, (p->cap + 1) * sizeof *p->off);
+			p->idoff = xrealloc(p->idoff, p->cap * sizeof *p->idoff);
+			p->idlen = xrealloc(p->idlen, p->cap * sizeof *p->idlen);
+			p->score = xrealloc(p->score, p->cap * sizeof *p->score);
+			p->next = xrealloc(p->next, p->cap * sizeof *p->next);
+		}
+		at = p->raw.len;
+		rec_buf_add(&p->raw, rec.raw, rec.rawlen);
+		p->off[p->n + 1] = p->raw.len;
+		p->idoff[p->n] = at + (size_t)(rec.id - rec.raw);
+		p->idlen[p->n] = rec.idlen;
+		p->score[p->n] = rec.score;
+		p->next[p->n] = (size_t)-1;
+		k = rec_hash_put(&p->ids, rec.id, rec.idlen, &added);
+		if (added) {
+			p->first = xrealloc(p->first, p->ids.cap *
+			    sizeof *p->first);
+			p->last = xrealloc(p->last, p->ids.cap *
+			    sizeof *p->last);
+			p->first[k] = p->n;
+		} else
+			p->next[p->last[k]] = p->n;	/* keeps pool order */
+		p->last[k] = p->n;
+		p->n++;
+	}
+}
+
+void
+rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
+    msgpack_object *obj)
+{
+	size_t off = 0;
+
+	msgpack_zone_clear(zone);
+	if (msgpack_unpack(p->raw.data + p->off[i], p->off[i + 1] - p->off[i],
+	    &off, zone, obj) != MSGPACK_UNPACK_SUCCESS)
+		rec_die("internal error: pool record %zu", i);
+}
+
+void
+rec_pool_free(struct rec_pool *p)
+{
+	rec_buf_free(&p->raw);
+	free(p->off);
+	free(p->idoff);
+	free(p->idlen);
+	free(p->score);
+	free(p->first);
+	free(p->last);
+	free(p->next);
+	rec_hash_free(&p->ids);
+	memset(p, 0, sizeof *p);
+}
