@@ -248,13 +248,16 @@ value_exists(const struct cmp *c)
 	else
 		rec_buf_printf(&sql, "SELECT 1 FROM main.items WHERE \"%s\" %s ? "
 		    "LIMIT 1", c->col, c->like ? "LIKE" : "=");
+	rec_sql_trusted(db, 1);
 	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
+		rec_sql_trusted(db, 0);
 		rec_buf_free(&sql);
 		return 1;	/* not a column we can check */
 	}
 	sqlite3_bind_text(st, 1, c->val, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
+	rec_sql_trusted(db, 0);
 	rec_buf_free(&sql);
 	return found;
 }
@@ -292,11 +295,12 @@ explain_empty(const char *sql, int fuzzy)
 			free(bare);
 		}
 		rec_buf_reset(&line);
-		rec_buf_printf(&line, "%s%s %s '%s' matches nothing",
-		    c[i].has ? "has(" : "", c[i].col, c[i].has ? "," :
-		    c[i].like ? "LIKE" : "=", c[i].val);
 		if (c[i].has)
-			rec_buf_adds(&line, ")");
+			rec_buf_printf(&line, "has(%s, '%s') matches nothing",
+			    c[i].col, c[i].val);
+		else
+			rec_buf_printf(&line, "%s %s '%s' matches nothing",
+			    c[i].col, c[i].like ? "LIKE" : "=", c[i].val);
 		if (!got) {
 			rec_warn("%s in '%s'", line.data, c[i].col);
 			continue;

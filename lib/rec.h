@@ -366,6 +366,8 @@ char *rec_catalog_role(sqlite3 *db, const char *role);
  * after timeout_ms.  rec_sql_refusal() says why a statement was denied. */
 void rec_sql_readonly(sqlite3 *db, long timeout_ms);
 const char *rec_sql_refusal(void);
+/* lifts the guard (on) for rec's own queries, and puts it back */
+void rec_sql_trusted(sqlite3 *db, int on);
 /* has(list, value): a JSON list column holds value (folded);
  * norm(text): text folded as rec_norm() does */
 void rec_sql_functions(sqlite3 *db);

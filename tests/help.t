@@ -12,7 +12,7 @@ for tool in "$REC_BIN"/rec-*; do
 	test_ok "$t --version" "$t --version | grep -q '^$t (rec) [0-9]'"
 	test_ok "$t has a man page" "test -f '$page'"
 	test_ok "$t: every option in --help is in the man page" '
-		for o in $(grep -oE -- "--[a-z][a-z-]*" out | sort -u); do
+		for o in $(grep -oE -- "--[a-z][a-z0-9-]*" out | sort -u); do
 			grep -q "^\.It Fl [A-Za-z] , Fl Fl ${o#--}\b\|Fl Fl ${o#--}\b" "'"$page"'" ||
 				{ echo "missing $o" >&2; exit 1; }
 		done

@@ -1,0 +1,96 @@
+#!/bin/sh
+# rec-sql on a hand-written catalog: known answers, pool semantics, the
+# read-only guard, and errors a planner can act on.
+. "$(dirname "$0")/lib.sh"
+
+rec-import -d s.db items -i track_id -l playlist "$DATA/songs.csv" || exit 1
+export REC_DB=s.db
+ids() { sed 's/^{"id":"\([^"]*\)".*/\1/' | tr '\n' ' '; }
+
+test_ok '--where keeps catalog order' \
+	'test "$(rec-sql -w "tempo > 120" < /dev/null | ids)" = "s01 s05 s06 "'
+test_ok '--order sorts' \
+	'test "$(rec-sql -w "tempo > 120" -o "tempo DESC" < /dev/null | ids)" = "s06 s05 s01 "'
+test_ok 'a whole query, and -k' \
+	'test "$(rec-sql -k 2 "SELECT id FROM items WHERE popularity > 80 ORDER BY popularity DESC" < /dev/null | ids)" = "s02 s04 "'
+test_ok 'new records: id, score, src, and selected columns under item' \
+	'rec-sql "SELECT id, track_name, tempo FROM items WHERE id = '"'s07'"'" < /dev/null > out &&
+	 echo "{\"id\":\"s07\",\"score\":1.0,\"src\":\"sql\",\"item\":{\"track_name\":\"Karma Police\",\"tempo\":75.0}}" | diff -u - out'
+test_ok 'a score column becomes the score; --as names the src' \
+	'rec-sql -s filter "SELECT id, popularity AS score FROM items WHERE id = '"'s02'"'" < /dev/null |
+	 grep -qx "{\"id\":\"s02\",\"score\":84.0,\"src\":\"filter\"}"'
+test_ok 'text compares without regard to case' \
+	'test "$(rec-sql -w "track_artist = '"'daft punk'"'" < /dev/null | ids)" = "s01 s02 "'
+test_ok 'has() finds a value in a list column, folded' \
+	'test "$(rec-sql -w "has(playlist, '"'PARTY'"')" < /dev/null | ids)" = "s01 s03 s08 s09 "'
+
+# pool semantics
+printf '%s\n' '{"id":"s07","score":9,"src":"bm25"}' '{"id":"s05","score":8,"src":"bm25","x":1}' \
+	'{"id":"s01","score":7,"src":"bm25"}' '{"id":"s05","score":0.5,"src":"cf"}' > pool.jsonl
+test_ok 'a pool is filtered in its own order, records unchanged' \
+	'rec-sql -w "tempo > 120" < pool.jsonl > out &&
+	 printf "%s\n" "{\"id\":\"s05\",\"score\":8,\"src\":\"bm25\",\"x\":1}" \
+	   "{\"id\":\"s01\",\"score\":7,\"src\":\"bm25\"}" "{\"id\":\"s05\",\"score\":0.5,\"src\":\"cf\"}" | diff -u - out'
+test_ok 'a query that orders orders the pool' \
+	'test "$(rec-sql -w "tempo > 120" -o "tempo ASC" < pool.jsonl | ids)" = "s01 s05 s05 "'
+test_ok 'msgpack pools work the same' \
+	'rec-cat -M pool.jsonl | rec-sql -w "tempo > 120" | cmp - out'
+test_ok '--all ignores the pool' \
+	'test "$(rec-sql -a -w "tempo > 120" < pool.jsonl | ids)" = "s01 s05 s06 "'
+test_ok 'an empty pool gives nothing, exit 0' \
+	': | rec-sql -w "tempo > 0" > out && ! test -s out'
+test_ok 'a pool of 100,000 ids (no bound-variable limit)' \
+	'i=0; { while [ $i -lt 100000 ]; do echo "{\"id\":\"x$i\"}"; i=$((i + 1)); done; echo "{\"id\":\"s09\"}"; } |
+	 rec-sql -w "1" | ids > got && test "$(cat got)" = "s09 "'
+test_ok 'nothing matches: exit 0 and no output' \
+	'rec-sql -w "tempo > 1000" < /dev/null > out 2> err && ! test -s out && ! test -s err'
+
+# the read-only guard
+cp s.db before.db
+for q in "ATTACH 'x.db' AS x" "DETACH main" "PRAGMA journal_mode=WAL" "PRAGMA table_info(items)" \
+	"INSERT INTO items(id) VALUES('z')" "UPDATE items SET tempo = 0" "DELETE FROM items" \
+	"CREATE TABLE t(x)" "DROP TABLE items" "ALTER TABLE items ADD COLUMN y" "VACUUM" \
+	"BEGIN" "SELECT load_extension('/lib/x.so') AS id" \
+	"SELECT id FROM items; DELETE FROM items"; do
+	test_fail "refused: $q" 1 '^rec-sql: refused: ' "rec-sql \"$q\" < /dev/null"
+done
+test_fail 'an injection through --where is refused' 1 'refused: one statement only' \
+	'rec-sql -w "1=1); DROP TABLE items; --" < /dev/null'
+test_ok 'and the catalog is unchanged' 'cmp before.db s.db'
+test_fail 'a runaway query is stopped' 1 'query stopped: it ran longer than REC_SQL_TIMEOUT' \
+	'REC_SQL_TIMEOUT=0.2 rec-sql "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id FROM c WHERE x < 0" < /dev/null'
+
+# errors a planner can act on
+test_fail 'unknown column: the closest name' 1 "^rec-sql: no such column 'tempoo' \(did you mean 'tempo'\?\)$" \
+	'rec-sql -w "tempoo > 1" < /dev/null'
+test_fail 'unknown column: a synonym' 1 "no such column 'bpm' \(did you mean 'tempo'\?\)" \
+	'rec-sql -w "bpm > 1" < /dev/null'
+test_fail 'unknown column: the column with that role' 1 "no such column 'artist' \(did you mean 'track_artist'\?\)" \
+	'rec-sql -w "artist = '"'x'"'" < /dev/null'
+test_fail 'unknown table' 1 "no such table 'songs'" 'rec-sql "SELECT id FROM songs" < /dev/null'
+test_fail 'syntax error' 1 '^rec-sql: near "SELEC": syntax error$' 'rec-sql "SELEC id FROM items" < /dev/null'
+test_fail 'no id column' 1 'the query does not return the id column' \
+	'rec-sql "SELECT track_name FROM items" < /dev/null'
+test_fail 'a value that matches nothing: the closest' 0 \
+	"^rec-sql: track_artist = 'dafft punk' matches nothing \(closest: 'Daft Punk'; --fuzzy uses the first\)$" \
+	'rec-sql -w "track_artist = '"'dafft punk'"'" < /dev/null > out && ! test -s out'
+test_fail 'accents folded in the suggestion' 0 "closest: 'Beyoncé'" \
+	'rec-sql -w "track_artist = '"'beyonce'"'" < /dev/null'
+test_fail '--fuzzy applies it' 0 "matches nothing; using 'Daft Punk'" \
+	'rec-sql -f -w "track_artist = '"'dafft punk'"'" < /dev/null | ids > got && test "$(cat got)" = "s01 s02 "'
+test_fail 'a list value that matches nothing' 0 "has\(playlist, 'partyy'\) matches nothing \(closest: 'Party'" \
+	'rec-sql -w "has(playlist, '"'partyy'"')" < /dev/null'
+test_fail 'nothing close at all says so' 0 "track_artist = 'zzzzzz' matches nothing in 'track_artist'" \
+	'rec-sql -w "track_artist = '"'zzzzzz'"'" < /dev/null'
+test_ok '--lookup answers with rows' \
+	'rec-sql --lookup "SELECT count(*) AS n, max(release_date) AS latest FROM items WHERE track_artist = '"'Daft Punk'"'" < /dev/null > out &&
+	 echo "{\"rows\":[{\"n\":2,\"latest\":\"2013-05-17\"}],\"truncated\":false}" | diff -u - out'
+test_ok '--lookup over a pool, with a cut' \
+	'rec-sql -L -k 1 "SELECT id, track_name FROM items ORDER BY id" < pool.jsonl > out &&
+	 echo "{\"rows\":[{\"id\":\"s01\",\"track_name\":\"One More Time\"}],\"truncated\":true}" | diff -u - out'
+test_fail 'QUERY and --where together' 2 'not both' 'rec-sql -w 1 "SELECT id FROM items"'
+test_fail 'no query' 2 'give a QUERY or --where' 'rec-sql'
+test_fail 'bad records in the pool' 1 'stdin:2: record has no "id"' \
+	'printf "{\"id\":\"s01\"}\n{}\n" | rec-sql -w 1'
+
+done_testing
