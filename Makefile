@@ -32,7 +32,7 @@ BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
 MAN5 = man/rec-candidates.5
 MAN7 = man/rec.7
-BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen
+BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25
 
 REC_DATA_DIR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data))
 export REC_DATA_DIR
