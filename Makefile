@@ -62,7 +62,9 @@ deps:
 	@sh scripts/deps
 
 test: all
-	REC_BIN=$(abspath $(O)/bin) REC_TOP=$(CURDIR) prove -f tests/*.t
+	REC_BIN=$(abspath $(O)/bin) REC_TOP=$(CURDIR) \
+		REC_MAKE_ARGS="O=$(O) $(if $(SANITIZE),SANITIZE=$(SANITIZE))" \
+		prove -f tests/*.t
 
 check: deps
 	$(MAKE) test

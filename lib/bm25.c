@@ -396,7 +396,9 @@ rec_bm25_open(struct rec_bm25 *x, const char *path, struct rec_buf *err)
 		f->tfs = (const uint32_t *)(base + at);
 		at = ALIGN(at + np * 4);
 		NEED((uint64_t)f->nterms * 4);
-		f->maxtf = (const float *)(base + at);
+		/* written as floats by rec_bm25_builder_write, 8-aligned */
+		/* cppcheck-suppress invalidPointerCast */
+		f->maxtf = (const float *)(const void *)(base + at);
 		at = ALIGN(at + (uint64_t)f->nterms * 4);
 	}
 	return 0;

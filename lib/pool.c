@@ -11,7 +11,7 @@ void
 rec_pool_read(struct rec_pool *p, struct rec_reader *r)
 {
 	struct rec_record rec;
-	size_t k, at;
+	size_t k, at, capids = 0;
 	int added;
 
 	memset(p, 0, sizeof *p);
@@ -35,10 +35,13 @@ rec_pool_read(struct rec_pool *p, struct rec_reader *r)
 		p->next[p->n] = (size_t)-1;
 		k = rec_hash_put(&p->ids, rec.id, rec.idlen, &added);
 		if (added) {
-			p->first = xrealloc(p->first, p->ids.cap *
-			    sizeof *p->first);
-			p->last = xrealloc(p->last, p->ids.cap *
-			    sizeof *p->last);
+			if (p->ids.n > capids) {	/* grow with the hash */
+				capids = p->ids.cap;
+				p->first = xrealloc(p->first, capids *
+				    sizeof *p->first);
+				p->last = xrealloc(p->last, capids *
+				    sizeof *p->last);
+			}
 			p->first[k] = p->n;
 		} else
 			p->next[p->last[k]] = p->n;	/* keeps pool order */

@@ -341,7 +341,8 @@ rec_sql_closest_values(sqlite3 *db, const char *col, const char *value,
 	}
 	sqlite3_finalize(st);
 	rec_sql_trusted(db, 0);
-	qsort(c, nc, sizeof *c, cand_cmp);
+	if (nc)
+		qsort(c, nc, sizeof *c, cand_cmp);
 	for (i = 0; i < nc; i++) {
 		if (i < max) {
 			rec_buf_adds(out, c[i].v);

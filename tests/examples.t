@@ -28,7 +28,7 @@ test_ok 'MUSIC: roles' \
 	'test "$(q "select group_concat(name || \":\" || role, \" \") from (select name, role from columns where name in (\"title\", \"artist\", \"album\", \"release_date\", \"popularity\", \"tempo\", \"lastfm_tags\") order by position)")" = \
 	 "title:title artist:creator popularity:popularity album:collection release_date:date tempo:number lastfm_tags:tags"'
 test_ok 'no file is left beside the catalog' \
-	'test "$(ls -A | grep -v "^\.\(out\|err\)$")" = "$(printf "log\nmusic.db")"'
+	'test "$(ls -A | grep -v "^\.\(out\|err\)$")" = "$(printf "log\nmusic.db\nmusic.db.bm25")"'
 
 test_ok 'examples/movies/build' "$TOP/examples/movies/build movies.db 2> log"
 test_ok 'MOVIES: 9,742 films, 100,836 ratings by 610 users' \
