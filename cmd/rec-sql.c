@@ -72,8 +72,10 @@ load_pool(void)
 	rec_reader_init(&r, 0, "stdin");
 	rec_pool_read(&pool, &r);
 	rec_reader_free(&r);
-	rec_sql_exec(db, "CREATE TEMP TABLE pool(pos INTEGER PRIMARY KEY, "
-	    "id TEXT NOT NULL); BEGIN", "pool");
+	/* in memory: SQLite's default puts temporary tables in a file */
+	rec_sql_exec(db, "PRAGMA temp_store = MEMORY;"
+	    "CREATE TEMP TABLE pool(id TEXT PRIMARY KEY, pos INTEGER) "
+	    "WITHOUT ROWID; BEGIN", "pool");
 	if (sqlite3_prepare_v2(db, "INSERT INTO temp.pool(pos, id) "
 	    "VALUES(?, ?)", -1, &st, NULL) != SQLITE_OK)
 		rec_sqlite_die(db, "pool");
@@ -87,7 +89,7 @@ load_pool(void)
 	}
 	sqlite3_finalize(st);
 	/* unqualified "items" now names the pool's items */
-	rec_sql_exec(db, "COMMIT; CREATE INDEX temp.pool_id ON pool(id);"
+	rec_sql_exec(db, "COMMIT;"
 	    "CREATE TEMP VIEW items AS SELECT * FROM main.items "
 	    "WHERE id IN (SELECT id FROM temp.pool)", "pool");
 	have_pool = 1;

@@ -46,6 +46,8 @@ rec_catalog_open(const char *path)
 		rec_die("'%s' is not a rec catalog (build one with "
 		    "rec-import)", path);
 	sqlite3_finalize(st);
+	/* read through the page cache, not copies of it */
+	sqlite3_exec(db, "PRAGMA mmap_size = 4294967296", NULL, NULL, NULL);
 	return db;
 }
 

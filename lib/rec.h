@@ -313,6 +313,19 @@ double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
  * this builds a hash on first use) */
 long rec_bm25_doc(struct rec_bm25 *x, const char *id, size_t n);
 
+/* jq.c: jq expressions over records (libjq), for rec-rank --by and
+ * --where.  A record is converted to jv with its "item" fields. */
+struct rec_jq;
+/* compiles expr; NULL with the message in err */
+struct rec_jq *rec_jq_compile(const char *expr, struct rec_buf *err);
+void rec_jq_free(struct rec_jq *q);
+/* the first output of the expression on rec: 1 and *num (a number),
+ * or for a boolean test *truth; 0 with the message in err */
+int rec_jq_number(struct rec_jq *q, const msgpack_object *rec, double *num,
+    struct rec_buf *err);
+int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
+    struct rec_buf *err);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */
