@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <getopt.h>
 #include <regex.h>
 #include <signal.h>
@@ -32,6 +33,8 @@ usage(FILE *fp)
 	    "       rec-import -d CATALOG join -k COL -o ITEMCOL [-l COL,...] "
 	    "[-R OLD=NEW] [-x COL,...]\n"
 	    "                  [-S COL=SEP] [-r COL=ROLE] [-t COL=TYPE] FILE\n"
+	    "       rec-import -d CATALOG vectors -a SPACE [-n IDS] FILE | "
+	    "-c COL,...\n"
 	    "  -d, --db CATALOG        the catalog to build or extend\n"
 	    "  -F, --format FMT        csv, tsv or jsonl (default: from the "
 	    "name; csv)\n"
@@ -62,6 +65,11 @@ usage(FILE *fp)
 	    "  -k, --key COL           join: the file's key column\n"
 	    "  -o, --on ITEMCOL        join: the items column it matches "
 	    "(normalised)\n"
+	    "  -a, --space SPACE       vectors: the space to fill\n"
+	    "  -c, --columns COL,...   vectors: from numeric item columns, "
+	    "standardised\n"
+	    "  -n, --ids FILE          vectors: the ids of a .npy or .fvecs "
+	    "file, a line each\n"
 	    "  -h, --help              print this help\n"
 	    "  -V, --version           print the version\n");
 }
@@ -78,6 +86,7 @@ struct opts {
 	const char *nulls[33];
 	size_t nnulls;
 	const char *id, *user, *weight, *time, *key, *on, *member;
+	const char *space, *columns, *ids;
 	struct pair *rename, *split, *role, *type, *extract;
 	size_t nrename, nsplit, nrole, ntype, nextract;
 	char **drop, **list;
@@ -1111,6 +1120,368 @@ do_join(void)
 	rec_table_close(&tb);
 }
 
+/* --- vectors --- */
+
+static void
+vec_tables(sqlite3 *db)
+{
+	rec_sql_exec(db, "CREATE TABLE IF NOT EXISTS spaces(name TEXT PRIMARY "
+	    "KEY, dim INTEGER NOT NULL, source TEXT);"
+	    "CREATE TABLE IF NOT EXISTS vectors(space TEXT NOT NULL, id TEXT "
+	    "NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(space, id)) WITHOUT "
+	    "ROWID", "vectors");
+}
+
+/* ids, one per line, for .npy and .fvecs files */
+static char **
+read_ids(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL, **v = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	*n = 0;
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		v = xrealloc(v, (*n + 1) * sizeof *v);
+		v[(*n)++] = xstrdup(line);
+	}
+	free(line);
+	fclose(fp);
+	return v;
+}
+
+struct vecset {
+	char **id;
+	float *v;
+	size_t n, dim;
+};
+
+static void
+vec_add(struct vecset *s, const char *id, const float *v)
+{
+	s->id = xrealloc(s->id, (s->n + 1) * sizeof *s->id);
+	s->v = xrealloc(s->v, (s->n + 1) * s->dim * sizeof *s->v);
+	s->id[s->n] = xstrdup(id);
+	memcpy(s->v + s->n * s->dim, v, s->dim * sizeof *v);
+	s->n++;
+}
+
+static void
+vec_jsonl(struct vecset *s, const char *path)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct rec_buf pack = {0}, err = {0};
+	char *line = NULL;
+	size_t cap = 0, off;
+	unsigned long ln = 0;
+	ssize_t len;
+	msgpack_zone z;
+	msgpack_object o;
+	float *tmp = NULL;
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	msgpack_zone_init(&z, 4096);
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		const msgpack_object *id, *vec;
+		uint32_t i;
+		ln++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (!len)
+			continue;
+		rec_buf_reset(&pack);
+		if (rec_json_to_msgpack(line, (size_t)len, &pack, NULL, &err))
+			rec_die("%s:%lu: %s", path, ln, err.data);
+		off = 0;
+		msgpack_zone_clear(&z);
+		msgpack_unpack(pack.data, pack.len, &off, &z, &o);
+		id = rec_map_get(&o, "id");
+		vec = rec_map_get(&o, "vec");
+		if (!id || id->type != MSGPACK_OBJECT_STR || !id->via.str.size)
+			rec_die("%s:%lu: no string \"id\"", path, ln);
+		if (!vec || vec->type != MSGPACK_OBJECT_ARRAY ||
+		    !vec->via.array.size)
+			rec_die("%s:%lu: no \"vec\" array", path, ln);
+		if (!s->dim) {
+			s->dim = vec->via.array.size;
+			tmp = xmalloc(s->dim * sizeof *tmp);
+		}
+		if (vec->via.array.size != s->dim)
+			rec_die("%s:%lu: dimension %u, expected %zu", path, ln,
+			    vec->via.array.size, s->dim);
+		for (i = 0; i < s->dim; i++) {
+			const msgpack_object *e = &vec->via.array.ptr[i];
+			if (e->type == MSGPACK_OBJECT_FLOAT64 ||
+			    e->type == MSGPACK_OBJECT_FLOAT32)
+				tmp[i] = (float)e->via.f64;
+			else if (e->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+				tmp[i] = (float)e->via.u64;
+			else if (e->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+				tmp[i] = (float)e->via.i64;
+			else
+				rec_die("%s:%lu: vec[%u] is not a number", path,
+				    ln, i);
+		}
+		{
+			char *idc = xstrndup(id->via.str.ptr, id->via.str.size);
+			vec_add(s, idc, tmp);
+			free(idc);
+		}
+	}
+	free(tmp);
+	free(line);
+	msgpack_zone_destroy(&z);
+	rec_buf_free(&pack);
+	rec_buf_free(&err);
+	if (fp != stdin)
+		fclose(fp);
+}
+
+/* .npy version 1-3, little-endian float32, C order, 2 dimensions */
+static void
+vec_npy(struct vecset *s, const char *path, char **ids, size_t nids)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char pre[10];
+	char *hdr, *p;
+	size_t hlen, rows, cols, i;
+	float *row;
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	if (fread(pre, 1, 10, fp) != 10 || memcmp(pre, "\x93NUMPY", 6))
+		rec_die("%s: not a .npy file", path);
+	if (pre[6] == 1)
+		hlen = pre[8] | (size_t)pre[9] << 8;
+	else {
+		unsigned char b[2];
+		if (fread(b, 1, 2, fp) != 2)
+			rec_die("%s: truncated header", path);
+		hlen = (pre[8] | (size_t)pre[9] << 8 | (size_t)b[0] << 16 |
+		    (size_t)b[1] << 24) - 2;
+	}
+	if (hlen > 1 << 20)
+		rec_die("%s: header too long", path);
+	hdr = xcalloc(hlen + 1, 1);
+	if (fread(hdr, 1, hlen, fp) != hlen)
+		rec_die("%s: truncated header", path);
+	if (!strstr(hdr, "'<f4'"))
+		rec_die("%s: not float32 ('<f4'): %s", path, hdr);
+	if (strstr(hdr, "'fortran_order': True"))
+		rec_die("%s: Fortran order is not supported", path);
+	p = strstr(hdr, "'shape':");
+	if (!p || sscanf(p, "'shape': (%zu, %zu)", &rows, &cols) != 2)
+		rec_die("%s: expected a 2-dimensional array: %s", path, hdr);
+	if (rows != nids)
+		rec_die("%s: %zu rows but %zu ids", path, rows, nids);
+	s->dim = cols;
+	row = xmalloc(cols * sizeof *row + 1);
+	for (i = 0; i < rows; i++) {
+		if (fread(row, sizeof *row, cols, fp) != cols)
+			rec_die("%s: truncated at row %zu", path, i + 1);
+		vec_add(s, ids[i], row);
+	}
+	free(row);
+	free(hdr);
+	fclose(fp);
+}
+
+static void
+vec_fvecs(struct vecset *s, const char *path, char **ids, size_t nids)
+{
+	FILE *fp = fopen(path, "rb");
+	int32_t d;
+	float *row = NULL;
+	size_t i = 0;
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	while (fread(&d, 4, 1, fp) == 1) {
+		if (d <= 0 || d > 1 << 16)
+			rec_die("%s: vector %zu: bad dimension %d", path, i + 1,
+			    d);
+		if (!s->dim) {
+			s->dim = (size_t)d;
+			row = xmalloc(s->dim * sizeof *row);
+		}
+		if ((size_t)d != s->dim)
+			rec_die("%s: vector %zu: dimension %d, expected %zu",
+			    path, i + 1, d, s->dim);
+		if (fread(row, 4, s->dim, fp) != s->dim)
+			rec_die("%s: vector %zu is truncated", path, i + 1);
+		if (i >= nids)
+			rec_die("%s: more vectors than the %zu ids", path, nids);
+		vec_add(s, ids[i++], row);
+	}
+	if (i != nids)
+		rec_die("%s: %zu vectors but %zu ids", path, i, nids);
+	free(row);
+	fclose(fp);
+}
+
+/* a space from numeric item columns, each standardised (z-scores;
+ * missing values at the mean) */
+static void
+vec_columns(struct vecset *s, sqlite3 *db, const char *list)
+{
+	struct rec_buf sql = {0};
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	char **cols = NULL;
+	size_t n = 0, i;
+	double *mean, *sd;
+	float *row;
+	sqlite3_stmt *st;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	    tok = strtok_r(NULL, ",", &save)) {
+		char type[16];
+		if (!rec_catalog_column(db, tok, NULL, type, sizeof type))
+			rec_usage_die("--columns: no column '%s'", tok);
+		if (!strcmp(type, "text"))
+			rec_usage_die("--columns: '%s' is not numeric", tok);
+		cols = xrealloc(cols, (n + 1) * sizeof *cols);
+		cols[n++] = xstrdup(tok);
+	}
+	mean = xcalloc(n, sizeof *mean);
+	sd = xcalloc(n, sizeof *sd);
+	for (i = 0; i < n; i++) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT avg(\"%s\"), avg(\"%s\" * \"%s\") "
+		    "FROM items", cols[i], cols[i], cols[i]);
+		if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) ||
+		    sqlite3_step(st) != SQLITE_ROW)
+			rec_sqlite_die(db, "columns");
+		mean[i] = sqlite3_column_double(st, 0);
+		sd[i] = sqrt(fmax(sqlite3_column_double(st, 1) -
+		    mean[i] * mean[i], 0));
+		if (sd[i] == 0)
+			sd[i] = 1;
+		sqlite3_finalize(st);
+	}
+	rec_buf_reset(&sql);
+	rec_buf_adds(&sql, "SELECT id");
+	for (i = 0; i < n; i++)
+		rec_buf_printf(&sql, ", \"%s\"", cols[i]);
+	rec_buf_adds(&sql, " FROM items ORDER BY rowid");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(db, "columns");
+	s->dim = n;
+	row = xmalloc(n * sizeof *row + 1);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < n; i++)
+			row[i] = sqlite3_column_type(st, (int)i + 1) ==
+			    SQLITE_NULL ? 0 : (float)((sqlite3_column_double(st,
+			    (int)i + 1) - mean[i]) / sd[i]);
+		vec_add(s, (const char *)sqlite3_column_text(st, 0), row);
+	}
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		free(cols[i]);
+	free(cols);
+	free(copy);
+	free(mean);
+	free(sd);
+	free(row);
+	rec_buf_free(&sql);
+}
+
+static void
+do_vectors(void)
+{
+	struct vecset s = {0};
+	struct rec_hash ids = {0};
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char **fids = NULL;
+	size_t nfids = 0, i;
+	const char *dot;
+	unsigned long bad = 0;
+
+	if (!o.space)
+		rec_usage_die("vectors: --space is required");
+	if (!o.columns && !o.file)
+		rec_usage_die("vectors: give a FILE or --columns");
+	db = start_catalog(0);
+	vec_tables(db);
+	if (o.columns)
+		vec_columns(&s, db, o.columns);
+	else {
+		dot = strrchr(o.file, '.');
+		if (dot && (!strcmp(dot, ".npy") || !strcmp(dot, ".fvecs"))) {
+			if (!o.ids)
+				rec_usage_die("vectors: %s needs --ids FILE (one "
+				    "id per line)", dot);
+			fids = read_ids(o.ids, &nfids);
+			if (!strcmp(dot, ".npy"))
+				vec_npy(&s, o.file, fids, nfids);
+			else
+				vec_fvecs(&s, o.file, fids, nfids);
+		} else
+			vec_jsonl(&s, o.file);
+	}
+	if (!s.n)
+		rec_die("vectors: no vectors in '%s'", o.columns ? "items" :
+		    o.file);
+	load_ids(db, &ids);
+	rec_sql_exec(db, "SAVEPOINT v", "vectors");
+	if (sqlite3_prepare_v2(db, "DELETE FROM vectors WHERE space = ?", -1,
+	    &st, NULL))
+		rec_sqlite_die(db, "vectors");
+	sqlite3_bind_text(st, 1, o.space, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO spaces VALUES(?, ?, "
+	    "?)", -1, &st, NULL))
+		rec_sqlite_die(db, "spaces");
+	sqlite3_bind_text(st, 1, o.space, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)s.dim);
+	sqlite3_bind_text(st, 3, o.columns ? o.columns : o.file, -1,
+	    SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO vectors VALUES(?, "
+	    "?, ?)", -1, &st, NULL))
+		rec_sqlite_die(db, "vectors");
+	for (i = 0; i < s.n; i++) {
+		if (rec_hash_get(&ids, s.id[i], strlen(s.id[i])) ==
+		    (size_t)-1) {
+			if (!o.skip_bad)
+				rec_die("vectors: id '%s' is not in the catalog",
+				    s.id[i]);
+			bad++;
+			continue;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, o.space, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, s.id[i], -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 3, s.v + i * s.dim, (int)(s.dim * 4),
+		    SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_sqlite_die(db, "vectors");
+	}
+	sqlite3_finalize(st);
+	rec_sql_exec(db, "RELEASE v", "vectors");
+	finish_catalog(db);
+	if (o.verbose)
+		fprintf(stderr, "%s: %s: space '%s': %zu vectors of dimension "
+		    "%zu, %lu skipped\n", rec_progname, o.db, o.space,
+		    s.n - bad, s.dim, bad);
+	for (i = 0; i < s.n; i++)
+		free(s.id[i]);
+	for (i = 0; i < nfids; i++)
+		free(fids[i]);
+	free(fids);
+	free(s.id);
+	free(s.v);
+	rec_hash_free(&ids);
+}
+
 static void
 do_users(void)
 {
@@ -1170,6 +1541,9 @@ main(int argc, char **argv)
 		{ "time", required_argument, NULL, 'T' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "on", required_argument, NULL, 'o' },
+		{ "space", required_argument, NULL, 'a' },
+		{ "columns", required_argument, NULL, 'c' },
+		{ "ids", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1178,7 +1552,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv,
-	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:hV", longopts, NULL)) != -1)
+	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:a:c:n:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'F':
@@ -1228,15 +1602,23 @@ main(int argc, char **argv)
 		case 'T': o.time = optarg; break;
 		case 'k': o.key = optarg; break;
 		case 'o': o.on = optarg; break;
+		case 'a': o.space = optarg; break;
+		case 'c': o.columns = optarg; break;
+		case 'n': o.ids = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
-	if (argc - optind != 2)
+	if (argc - optind == 1 && !strcmp(argv[optind], "vectors") &&
+	    o.columns)
+		o.mode = argv[optind];
+	else if (argc - optind != 2)
 		rec_usage_die("expected a step (items, interactions, users, "
-		    "join) and a FILE");
-	o.mode = argv[optind];
-	o.file = argv[optind + 1];
+		    "join, vectors) and a FILE");
+	else {
+		o.mode = argv[optind];
+		o.file = argv[optind + 1];
+	}
 	o.db = rec_catalog_path(o.db);
 	if (!strcmp(o.mode, "items"))
 		do_items();
@@ -1246,6 +1628,8 @@ main(int argc, char **argv)
 		do_join();
 	else if (!strcmp(o.mode, "users"))
 		do_users();
+	else if (!strcmp(o.mode, "vectors"))
+		do_vectors();
 	else
 		rec_usage_die("unknown step '%s' (items, interactions, users, "
 		    "join)", o.mode);

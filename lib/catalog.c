@@ -83,7 +83,11 @@ rec_catalog_schema(sqlite3 *db)
 	    " position INTEGER NOT NULL, source TEXT);"
 	    "CREATE TABLE users(id TEXT PRIMARY KEY NOT NULL);"
 	    "CREATE TABLE interactions(user TEXT NOT NULL, item TEXT NOT NULL,"
-	    " weight REAL NOT NULL DEFAULT 1, time INTEGER);",
+	    " weight REAL NOT NULL DEFAULT 1, time INTEGER);"
+	    "CREATE TABLE spaces(name TEXT PRIMARY KEY, dim INTEGER NOT NULL,"
+	    " source TEXT);"
+	    "CREATE TABLE vectors(space TEXT NOT NULL, id TEXT NOT NULL,"
+	    " vec BLOB NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID;",
 	    "creating the catalog");
 }
 
@@ -124,4 +128,51 @@ rec_catalog_column(sqlite3 *db, const char *col, int *list, char *type,
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+int
+rec_catalog_space(sqlite3 *db, const char *space)
+{
+	sqlite3_stmt *st;
+	int dim = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT dim FROM main.spaces WHERE name = ?",
+	    -1, &st, NULL) != SQLITE_OK)
+		return 0;	/* a catalog without vectors */
+	sqlite3_bind_text(st, 1, space, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		dim = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return dim;
+}
+
+int
+rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
+    size_t idlen, float *out, int dim)
+{
+	static sqlite3_stmt *st;
+	static sqlite3 *for_db;
+	int ok = 0;
+
+	if (for_db != db) {
+		if (st)
+			sqlite3_finalize(st);
+		st = NULL;
+		for_db = db;
+		if (sqlite3_prepare_v2(db, "SELECT vec FROM main.vectors WHERE "
+		    "space = ? AND id = ?", -1, &st, NULL) != SQLITE_OK)
+			return 0;
+	}
+	if (!st)
+		return 0;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, space, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, id, (int)idlen, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_bytes(st, 0) == dim * 4) {
+		memcpy(out, sqlite3_column_blob(st, 0), (size_t)dim * 4);
+		ok = 1;
+	}
+	sqlite3_reset(st);
+	return ok;
 }

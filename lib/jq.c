@@ -20,7 +20,10 @@ on_error(void *data, jv msg)
 {
 	struct rec_jq *q = data;
 
-	rec_buf_reset(&q->msg);
+	if (q->msg.len) {	/* the first says what; then "1 compile error" */
+		jv_free(msg);
+		return;
+	}
 	if (jv_get_kind(msg) == JV_KIND_STRING)
 		rec_buf_adds(&q->msg, jv_string_value(msg));
 	else {
@@ -48,6 +51,12 @@ rec_jq_compile(const char *expr, struct rec_buf *err)
 		 * the count of errors: keep the first line */
 		if ((nl = strchr(q->msg.data ? q->msg.data : "", '\n')))
 			*nl = 0;
+		if ((nl = strstr(q->msg.data ? q->msg.data : "",
+		    " at <top-level>")))
+			*nl = 0;
+		if (q->msg.len && !strncmp(q->msg.data, "jq: error: ", 11))
+			memmove(q->msg.data, q->msg.data + 11,
+			    strlen(q->msg.data + 11) + 1);
 		rec_buf_printf(err, "%s in '%s'", q->msg.len ? q->msg.data :
 		    "does not compile", expr);
 		rec_jq_free(q);

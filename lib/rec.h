@@ -326,6 +326,44 @@ int rec_jq_number(struct rec_jq *q, const msgpack_object *rec, double *num,
 int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
     struct rec_buf *err);
 
+/* rank.c: fusion and the final ordering (rec-rank).  A candidate is a
+ * distinct id of a pool. */
+struct rec_cand {
+	size_t uid;		/* the id's index in the pool */
+	size_t order;		/* first appearance in the pool: ties */
+	double score;
+	char *why;		/* what this stage did to it, or NULL */
+};
+
+enum rec_fuse_mode { REC_FUSE_BEST, REC_FUSE_RRF, REC_FUSE_SUM, REC_FUSE_MAX };
+
+struct rec_fuse_opts {
+	enum rec_fuse_mode mode;
+	double rrf_k;			/* 60 */
+	const char *const *wsrc;	/* weights per source, default 1 */
+	const double *w;
+	size_t nw;
+};
+
+/* One candidate per distinct id of p, scored: REC_FUSE_BEST keeps the
+ * best score an id has; RRF sums w / (k + rank) over the sources (told
+ * apart by src; rank counts from 1 within each); SUM and MAX combine
+ * min-max normalised scores, weighted.  Returns the count; *out is
+ * allocated. */
+size_t rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
+    struct rec_cand **out);
+/* sorts by score, best first; ties keep pool order */
+void rec_rank_sort(struct rec_cand *c, size_t n);
+/* keeps at most per candidates for each key (NULL keys are free), in
+ * order; returns the new count */
+size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
+    size_t per);
+/* reorders the first k by maximal marginal relevance: lambda times the
+ * normalised score minus (1 - lambda) times the highest cosine to those
+ * already chosen; vec[i] (dim floats, or NULL) belongs to c[i] */
+void rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
+    size_t dim, double lambda, size_t k);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */
@@ -371,6 +409,11 @@ void rec_catalog_schema(sqlite3 *db);
 /* runs sql, dying with what on error */
 void rec_sql_exec(sqlite3 *db, const char *sql, const char *what);
 extern const char *const rec_roles[];
+/* the dimension of a vector space of the catalog, or 0 if it has none */
+int rec_catalog_space(sqlite3 *db, const char *space);
+/* the vector of id in space into out (dim floats); 0 if it has none */
+int rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
+    size_t idlen, float *out, int dim);
 /* the column with this role (the first one), or NULL; caller frees */
 char *rec_catalog_role(sqlite3 *db, const char *role);
 
