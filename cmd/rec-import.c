@@ -145,99 +145,6 @@ in_names(char **v, size_t n, const char *a)
 	return 0;
 }
 
-/* --- the temporary file that becomes the catalog --- */
-
-static char *tmppath;
-
-static void
-remove_tmp(void)
-{
-	if (tmppath)
-		unlink(tmppath);
-}
-
-static void
-on_signal(int sig)
-{
-	if (tmppath)
-		unlink(tmppath);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-copy_file(const char *from, const char *to)
-{
-	char buf[1 << 16];
-	int in, out;
-	ssize_t n;
-
-	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		rec_die("cannot open catalog '%s': %m", from);
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		rec_die("cannot create '%s': %m", to);
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			rec_die("cannot write '%s': %m", to);
-	if (n < 0)
-		rec_die("cannot read '%s': %m", from);
-	if (close(out) < 0)
-		rec_die("cannot write '%s': %m", to);
-	close(in);
-}
-
-/* Opens a temporary copy of the catalog (or a new empty file when
- * fresh); finish_catalog() renames it into place. */
-static sqlite3 *
-start_catalog(int fresh)
-{
-	sqlite3 *db;
-	const char *slash = strrchr(o.db, '/');
-	struct rec_buf b = {0};
-
-	if (slash)
-		rec_buf_add(&b, o.db, (size_t)(slash - o.db + 1));
-	rec_buf_printf(&b, ".%s.tmp%ld", slash ? slash + 1 : o.db,
-	    (long)getpid());
-	tmppath = b.data;
-	atexit(remove_tmp);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	if (fresh) {
-		if (!o.force && access(o.db, F_OK) == 0)
-			rec_die("catalog '%s' exists (use --force to replace "
-			    "it)", o.db);
-		unlink(tmppath);
-	} else {
-		sqlite3_close(rec_catalog_open(o.db));	/* is a catalog */
-		copy_file(o.db, tmppath);
-	}
-	if (sqlite3_open_v2(tmppath, &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
-		rec_die("cannot create '%s': %s", tmppath, sqlite3_errmsg(db));
-	/* a crash loses only the temporary file: no journal needed */
-	rec_sql_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-	    "BEGIN", "starting");
-	if (fresh)
-		rec_catalog_schema(db);
-	return db;
-}
-
-static void
-finish_catalog(sqlite3 *db)
-{
-	rec_sql_exec(db, "COMMIT; ANALYZE", "finishing");
-	if (sqlite3_close(db) != SQLITE_OK)
-		rec_die("cannot close '%s'", tmppath);
-	if (rename(tmppath, o.db) < 0)
-		rec_die("cannot rename '%s' to '%s': %m", tmppath, o.db);
-	free(tmppath);
-	tmppath = NULL;
-}
-
 /* --- reading rows into columns, shared by items and join --- */
 
 struct cell {
@@ -863,7 +770,7 @@ do_items(void)
 	if (!g.n)
 		rec_die("%s: no items (%lu rows, %lu bad)", tb.name, g.rows,
 		    g.bad);
-	db = start_catalog(1);
+	db = rec_catalog_edit(o.db, 1, o.force);
 	rec_buf_adds(&sql, "CREATE TABLE items(id TEXT PRIMARY KEY NOT NULL");
 	for (j = 0; j < g.s.nt; j++)
 		rec_buf_printf(&sql, ", \"%s\" %s", g.s.t[j].name,
@@ -894,7 +801,7 @@ do_items(void)
 		pairs = insert_pairs(db, &g.pairs);
 		interaction_indexes(db);
 	}
-	finish_catalog(db);
+	rec_catalog_save(db);
 	if (o.verbose) {
 		fprintf(stderr, "%s: %s: %zu items from %lu rows",
 		    rec_progname, o.db, g.n, g.rows);
@@ -955,7 +862,7 @@ do_interactions(void)
 		cw = need_col(&tb, o.weight, "--weight");
 	if (o.time)
 		ct = need_col(&tb, o.time, "--time");
-	db = start_catalog(0);
+	db = rec_catalog_edit(o.db, 0, 0);
 	load_ids(db, &ids);
 	if (sqlite3_prepare_v2(db, "INSERT INTO interactions(user, item, "
 	    "weight, time) VALUES(?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK ||
@@ -1019,7 +926,7 @@ do_interactions(void)
 	sqlite3_finalize(st);
 	sqlite3_finalize(us);
 	interaction_indexes(db);
-	finish_catalog(db);
+	rec_catalog_save(db);
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: %lu interactions, %lu bad rows "
 		    "skipped\n", rec_progname, o.db, g.rows, g.bad);
@@ -1109,9 +1016,9 @@ do_join(void)
 		rec_usage_die("join: --key and --on are required");
 	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
 	read_groups(&g, &tb, o.key, 1);
-	db = start_catalog(0);
+	db = rec_catalog_edit(o.db, 0, 0);
 	add_columns(db, "items", &g, o.on, &matched);
-	finish_catalog(db);
+	rec_catalog_save(db);
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: joined %zu keys from %lu rows; %d "
 		    "items matched, %lu bad rows skipped\n", rec_progname,
@@ -1407,7 +1314,7 @@ do_vectors(void)
 		rec_usage_die("vectors: --space is required");
 	if (!o.columns && !o.file)
 		rec_usage_die("vectors: give a FILE or --columns");
-	db = start_catalog(0);
+	db = rec_catalog_edit(o.db, 0, 0);
 	vec_tables(db);
 	if (o.columns)
 		vec_columns(&s, db, o.columns);
@@ -1467,7 +1374,7 @@ do_vectors(void)
 	}
 	sqlite3_finalize(st);
 	rec_sql_exec(db, "RELEASE v", "vectors");
-	finish_catalog(db);
+	rec_catalog_save(db);
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: space '%s': %zu vectors of dimension "
 		    "%zu, %lu skipped\n", rec_progname, o.db, o.space,
@@ -1495,7 +1402,7 @@ do_users(void)
 	rec_table_open(&tb, o.file, o.kind, o.latin1, o.nulls);
 	read_groups(&g, &tb, o.id ? o.id : tb.kind == 'j' ||
 	    rec_table_col(&tb, "id") != (size_t)-1 ? "id" : tb.col[0], 0);
-	db = start_catalog(0);
+	db = rec_catalog_edit(o.db, 0, 0);
 	if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO users(id) "
 	    "VALUES(?)", -1, &st, NULL) != SQLITE_OK)
 		rec_sqlite_die(db, "users");
@@ -1507,7 +1414,7 @@ do_users(void)
 	}
 	sqlite3_finalize(st);
 	add_columns(db, "users", &g, "id", &matched);
-	finish_catalog(db);
+	rec_catalog_save(db);
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: %zu users, %lu bad rows skipped\n",
 		    rec_progname, o.db, g.n, g.bad);

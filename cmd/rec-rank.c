@@ -481,6 +481,16 @@ jq_view(struct rec_buf *out, const struct rec_cand *c, msgpack_zone *zone,
 	msgpack_unpack(out->data, out->len, &off, zone, obj);
 }
 
+/* libjq keeps the failed run's state until teardown: free it first */
+static void __attribute__((noreturn))
+jq_die(const char *opt, struct rec_buf *err, struct rec_jq *a,
+    struct rec_jq *b)
+{
+	rec_jq_free(a);
+	rec_jq_free(b);
+	rec_die("%s: %s", opt, err->data);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -661,7 +671,7 @@ main(int argc, char **argv)
 				msgpack_object o;
 				jq_view(&view, &c[i], &zone, &o);
 				if (!rec_jq_truth(jwhere, &o, &keep, &err))
-					rec_die("--where: %s", err.data);
+					jq_die("--where", &err, jby, jwhere);
 			}
 			if (keep)
 				c[j++] = c[i];
@@ -677,7 +687,7 @@ main(int argc, char **argv)
 			msgpack_object o;
 			jq_view(&view, &c[i], &zone, &o);
 			if (!rec_jq_number(jby, &o, &c[i].score, &err))
-				rec_die("--by: %s", err.data);
+				jq_die("--by", &err, jby, jwhere);
 		}
 	/* boosts work on scores scaled to 0..1 */
 	if ((user || nlike || novelty > 0) && n) {

@@ -364,6 +364,21 @@ size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
 void rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
     size_t dim, double lambda, size_t k);
 
+/* semid.c: residual vector quantisation, for semantic IDs */
+struct rec_rvq_level {
+	double error;		/* mean squared residual / the data's variance */
+	double use;		/* share of the codes used */
+	double entropy;		/* of the codes, in bits / log2(codes) */
+};
+
+/* Quantises n vectors x (n x dim) into levels codes each, k-means with
+ * k-means++ seeding per level on the residuals; deterministic for a
+ * seed.  Writes the codebook (levels x ncodes x dim), the codes
+ * (n x levels) and per-level figures.  progress: report on stderr. */
+void rec_rvq_train(const float *x, size_t n, size_t dim, size_t levels,
+    size_t ncodes, uint64_t seed, int iters, float *codebook,
+    uint16_t *codes, struct rec_rvq_level *stats, int progress);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */
@@ -404,6 +419,12 @@ const char *rec_table_get(const struct rec_table *t, size_t i);
  * clear message when it is missing or not a rec catalog */
 sqlite3 *rec_catalog_open(const char *path);
 const char *rec_catalog_path(const char *path);
+/* Opens a temporary copy of the catalog at path for writing (a new empty
+ * one when fresh; an existing catalog is refused unless force), in a
+ * transaction; rec_catalog_save() renames it into place.  A failure or a
+ * signal before that removes the copy, leaving the catalog as it was. */
+sqlite3 *rec_catalog_edit(const char *path, int fresh, int force);
+void rec_catalog_save(sqlite3 *db);
 /* creates the tables of an empty catalog (all but items) */
 void rec_catalog_schema(sqlite3 *db);
 /* runs sql, dying with what on error */
