@@ -36,12 +36,6 @@ test_ok 'the error falls level by level' \
 	'awk "NR == 3 { a = \$2 } NR == 4 { b = \$2 } END { exit !(b < a) }" out'
 test_ok '--show prints every space' \
 	'rec-semid -P s05 | grep -qx "s05 toy:\[[0-9]*,[0-9]*\]"'
-test_ok 'a multimodal ID: the codes of two spaces side by side' \
-	'sed "s/\[\([0-9.]*\),\([0-9.]*\)\]/[\2,\1]/" v.jsonl > w.jsonl &&
-	 rec-import -d s.db vectors -a mirror w.jsonl && rec-semid -T -S mirror -L 3 -C 2 > /dev/null &&
-	 rec-semid -P s05 s09 > got && test "$(wc -l < got)" -eq 2 &&
-	 grep -qx "s05 mirror:\[[01],[01],[01]\] toy:\[[0-9],[0-9]\]" got &&
-	 rec-semid -S toy -c 1 < /dev/null > /dev/null'
 test_ok '--like finds the rest of the cluster first, not the seed' \
 	'rec-semid -D 0 -l s05 < /dev/null > got && test "$(ids < got | tr " " "\n" | head -2 | sort | tr "\n" " ")" = "s06 s07 " &&
 	 ! grep -q "\"s05\"" got && head -1 got | grep -q "\"why\":\"semid toy \[[0-9]*,[0-9]*\]: prefix [12], [12] of 2 codes\""'
@@ -73,5 +67,14 @@ test_fail 'vectors of another dimension' 1 '^rec-import: mixed.jsonl:10: dimensi
 test_fail 'a vector for an unknown id' 1 "vectors: id 'zz' is not in the catalog" \
 	'echo "{\"id\":\"zz\",\"vec\":[1,2]}" > z.jsonl; rec-import -d s.db vectors -a z z.jsonl'
 test_fail '.npy without ids' 2 'needs --ids FILE' 'touch x.npy; rec-import -d s.db vectors -a n x.npy'
+
+test_ok 'a multimodal ID: the codes of two spaces side by side' \
+	'sed "s/\[\([0-9.]*\),\([0-9.]*\)\]/[\2,\1]/" v.jsonl > w.jsonl &&
+	 rec-import -d s.db vectors -a mirror w.jsonl && rec-semid -T -S mirror -L 3 -C 2 > /dev/null &&
+	 rec-semid -P s05 s09 > got && test "$(wc -l < got)" -eq 2 &&
+	 grep -qx "s05 mirror:\[[01],[01],[01]\] toy:\[[0-9],[0-9]\]" got &&
+	 rec-semid -S toy -c 1 < /dev/null > /dev/null'
+test_fail 'two spaces: lookup must name one' 2 'semantic IDs for 2 spaces: choose one with -S' \
+	'rec-semid -c 1 < /dev/null'
 
 done_testing
