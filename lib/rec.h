@@ -379,6 +379,32 @@ void rec_rvq_train(const float *x, size_t n, size_t dim, size_t levels,
     size_t ncodes, uint64_t seed, int iters, float *codebook,
     uint16_t *codes, struct rec_rvq_level *stats, int progress);
 
+/* cf.c: collaborative filtering over a sparse user x item matrix */
+struct rec_csr {
+	uint32_t nrows, ncols;
+	uint64_t *ptr;		/* [nrows + 1] */
+	uint32_t *idx;		/* columns of each row, ascending, distinct */
+};
+
+/* builds m from n (row, col) pairs, dropping repeats */
+void rec_csr_build(struct rec_csr *m, uint32_t nrows, uint32_t ncols,
+    const uint32_t *row, const uint32_t *col, size_t n);
+void rec_csr_transpose(const struct rec_csr *m, struct rec_csr *t);
+void rec_csr_free(struct rec_csr *m);
+
+/* ItemKNN: for every item (column of ui) its k nearest items by cosine
+ * with shrinkage, |U_i and U_j| / (sqrt(|U_i| |U_j|) + shrink), best
+ * first: nbr and sim hold ncols x k, cnt how many each has */
+void rec_itemknn_train(const struct rec_csr *ui, size_t k, double shrink,
+    uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
+
+/* implicit ALS (Hu, Koren and Volinsky 2008): confidence 1 + alpha for
+ * an interaction, preference 1; user factors U (nrows x f) and item
+ * factors V (ncols x f), deterministic for a seed */
+void rec_als_train(const struct rec_csr *ui, size_t f, int iters,
+    double lambda, double alpha, uint64_t seed, float *U, float *V,
+    int progress);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */

@@ -606,8 +606,10 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 {
 	static const char *const mine[] = { "id", "score", "src", "scores",
 	    "why", NULL };
-	const msgpack_object *old = NULL, *oldwhy = NULL;
+	const msgpack_object *old = NULL, *oldwhy = NULL, *osrc = NULL;
+	const msgpack_object *oscore = NULL;
 	uint32_t i, kept = 0, nold = 0, nwhy = 0;
+	int carry = 0;	/* the record's own src: score joins scores */
 	size_t j;
 
 	if (orig && orig->type == MSGPACK_OBJECT_MAP) {
@@ -624,6 +626,20 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 	}
 	for (i = 0; old && i < old->via.map.size; i++)
 		nold += !key_is(&old->via.map.ptr[i].key, src);
+	if (orig && orig->type == MSGPACK_OBJECT_MAP) {
+		osrc = rec_map_get(orig, "src");
+		oscore = rec_map_get(orig, "score");
+		carry = osrc && oscore && osrc->type == MSGPACK_OBJECT_STR &&
+		    osrc->via.str.size && !(osrc->via.str.size == strlen(src) &&
+		    !memcmp(osrc->via.str.ptr, src, strlen(src)));
+		for (i = 0; carry && old && i < old->via.map.size; i++)
+			if (old->via.map.ptr[i].key.type == MSGPACK_OBJECT_STR &&
+			    old->via.map.ptr[i].key.via.str.size ==
+			    osrc->via.str.size &&
+			    !memcmp(old->via.map.ptr[i].key.via.str.ptr,
+			    osrc->via.str.ptr, osrc->via.str.size))
+				carry = 0;	/* already there */
+	}
 	if (oldwhy)
 		nwhy = oldwhy->type == MSGPACK_OBJECT_ARRAY ?
 		    oldwhy->via.array.size : 1;
@@ -635,12 +651,16 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 	msgpack_pack_str_with_body(pk, "src", 3);
 	msgpack_pack_str_with_body(pk, src, strlen(src));
 	msgpack_pack_str_with_body(pk, "scores", 6);
-	msgpack_pack_map(pk, nold + 1);
+	msgpack_pack_map(pk, nold + (uint32_t)carry + 1);
 	for (i = 0; old && i < old->via.map.size; i++)
 		if (!key_is(&old->via.map.ptr[i].key, src)) {
 			msgpack_pack_object(pk, old->via.map.ptr[i].key);
 			msgpack_pack_object(pk, old->via.map.ptr[i].val);
 		}
+	if (carry) {
+		msgpack_pack_object(pk, *osrc);
+		msgpack_pack_object(pk, *oscore);
+	}
 	msgpack_pack_str_with_body(pk, src, strlen(src));
 	msgpack_pack_double(pk, score);
 	if (why || oldwhy) {

@@ -48,7 +48,7 @@ printf '%s\n' '{"id":"s07","score":9,"src":"sql"}' '{"id":"s05","score":8,"src":
 test_ok 'a pool is scored and filtered, keys kept, scores merged' \
 	'rec-bm25 -f track_artist metallica < pool.jsonl > out &&
 	 test "$(ids < out)" = "s05 s06 " &&
-	 head -1 out | grep -q "^{\"id\":\"s05\",\"score\":[0-9.]*,\"src\":\"bm25\",\"scores\":{\"bm25\":[0-9.]*},\"why\":\[\"co-played\",\"bm25: metallica in track_artist\"\]}$"'
+	 head -1 out | grep -q "^{\"id\":\"s05\",\"score\":[0-9.]*,\"src\":\"bm25\",\"scores\":{\"cf\":8,\"bm25\":[0-9.]*},\"why\":\[\"co-played\",\"bm25: metallica in track_artist\"\]}$"'
 test_ok 'earlier scores are kept under scores' \
 	'echo "{\"id\":\"s05\",\"scores\":{\"cf\":0.5}}" | rec-bm25 -f track_artist metallica |
 	 grep -q "\"scores\":{\"cf\":0.5,\"bm25\":"'

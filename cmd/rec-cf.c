@@ -1,0 +1,400 @@
+/*
+ * rec-cf: collaborative filtering: items co-consumed with seeds, or
+ * items for a user, from a model trained by rec-train.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
+	    "-l ID,... | -u USER\n"
+	    "  -a, --all            score the whole catalog, ignoring "
+	    "standard input\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -e, --lenient        an unknown seed or user: a warning and "
+	    "no records\n"
+	    "  -k, --limit N        write at most N records (default 100)\n"
+	    "  -l, --like ID,...    items co-consumed with these (which are "
+	    "left out)\n"
+	    "  -m, --model MODEL    a model from rec-train (default itemknn)\n"
+	    "  -M, --msgpack        write msgpack instead of JSONL\n"
+	    "  -s, --as NAME        the src of the records (default cf)\n"
+	    "  -u, --user USER      items for a user, leaving out what they "
+	    "have\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+static sqlite3 *db;
+static int lenient;
+
+struct score {
+	double s, best;		/* total, and the largest one part */
+	size_t seed;		/* the seed of that part */
+};
+
+static void __attribute__((noreturn))
+no_result(const char *fmt, const char *arg)
+{
+	if (!lenient)
+		rec_die(fmt, arg);
+	rec_warn(fmt, arg);
+	rec_exit(0);
+}
+
+static char *
+model_kind(const char *model)
+{
+	sqlite3_stmt *st;
+	char *kind = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT kind FROM models WHERE name = ?", -1,
+	    &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, model, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			kind = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!kind)
+		rec_die("no model '%s' in the catalog (train it with rec-train "
+		    "%s)", model, strcmp(model, "als") ? "itemknn" : "als");
+	return kind;
+}
+
+static int
+item_exists(const char *id)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	sqlite3_prepare_v2(db, "SELECT 1 FROM items WHERE id = ?", -1, &st,
+	    NULL);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+static char *
+title_of(const char *id)
+{
+	static char *col;
+	static int looked;
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0};
+	char *t = NULL;
+
+	if (!looked++)
+		col = rec_catalog_role(db, "title");
+	if (!col)
+		return xstrdup(id);
+	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?", col);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			t = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	rec_buf_free(&sql);
+	return t ? t : xstrdup(id);
+}
+
+/* the items a user has, as seeds */
+static void
+user_items(const char *user, struct rec_hash *seeds)
+{
+	sqlite3_stmt *st;
+
+	sqlite3_prepare_v2(db, "SELECT item FROM interactions WHERE user = ?",
+	    -1, &st, NULL);
+	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		rec_hash_put(seeds, (const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0), NULL);
+	sqlite3_finalize(st);
+}
+
+static int
+load_vec(const char *table, const char *key, const char *space, float *v,
+    int dim)
+{
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0};
+	int ok = 0;
+
+	rec_buf_printf(&sql, "SELECT vec FROM %s WHERE space = ? AND %s = ?",
+	    table, strcmp(table, "vectors") ? "user" : "id");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, space, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_bytes(st, 0) == dim * 4) {
+			memcpy(v, sqlite3_column_blob(st, 0), (size_t)dim * 4);
+			ok = 1;
+		}
+		sqlite3_finalize(st);
+	}
+	rec_buf_free(&sql);
+	return ok;
+}
+
+struct ranked {
+	size_t k;
+	double s;
+};
+
+static int
+cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s > y->s ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "lenient", no_argument, NULL, 'e' },
+		{ "limit", required_argument, NULL, 'k' },
+		{ "like", required_argument, NULL, 'l' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "msgpack", no_argument, NULL, 'M' },
+		{ "as", required_argument, NULL, 's' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
+	const char *like = NULL, *user = NULL;
+	char *kind, *end;
+	size_t limit = 100, i, n = 0;
+	struct rec_hash seeds = {0}, cand = {0}, allow = {0};
+	struct score *sc = NULL;
+	struct ranked *rk;
+	struct rec_pool pool = {0};
+	struct rec_writer w;
+	struct rec_buf out = {0}, why = {0};
+	msgpack_packer pk;
+	int c, all = 0, mp = 0, frompool;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:u:hV", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'd': dbpath = optarg; break;
+		case 'e': lenient = 1; break;
+		case 'k':
+			limit = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-')
+				rec_usage_die("-k: not a count: '%s'", optarg);
+			break;
+		case 'l': like = optarg; break;
+		case 'm': model = optarg; break;
+		case 'M': mp = 1; break;
+		case 's': src = optarg; break;
+		case 'u': user = optarg; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	if (optind < argc)
+		rec_usage_die("unexpected argument '%s'", argv[optind]);
+	if (!like == !user)
+		rec_usage_die("give --like or --user (one of them)");
+	db = rec_catalog_open(dbpath);
+	kind = model_kind(model);
+	if (like) {
+		char *copy = xstrdup(like), *tok, *save = NULL;
+		for (tok = strtok_r(copy, ",", &save); tok;
+		    tok = strtok_r(NULL, ",", &save)) {
+			if (!item_exists(tok))
+				no_result("no item '%s' in the catalog", tok);
+			rec_hash_put(&seeds, tok, strlen(tok), NULL);
+		}
+		free(copy);
+	} else {
+		user_items(user, &seeds);
+		if (!seeds.n)
+			no_result("user '%s' has no history (a cold start: try "
+			    "--like or rec-bm25)", user);
+	}
+	frompool = !all && rec_stdin_is_pool();
+	if (frompool) {
+		struct rec_reader r;
+		rec_reader_init(&r, 0, "stdin");
+		rec_pool_read(&pool, &r);
+		rec_reader_free(&r);
+		for (i = 0; i < pool.ids.n; i++)
+			rec_hash_put(&allow, pool.ids.key[i], pool.ids.keylen[i],
+			    NULL);
+	}
+	if (!strcmp(kind, "itemknn")) {
+		sqlite3_stmt *st;
+		size_t s;
+		if (sqlite3_prepare_v2(db, "SELECT neighbor, sim FROM knn WHERE "
+		    "model = ? AND item = ?", -1, &st, NULL))
+			rec_sqlite_die(db, "knn");
+		for (s = 0; s < seeds.n; s++) {
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, model, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, seeds.key[s],
+			    (int)seeds.keylen[s], SQLITE_STATIC);
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				const char *nb = (const char *)
+				    sqlite3_column_text(st, 0);
+				size_t len = (size_t)sqlite3_column_bytes(st, 0),
+				    k;
+				double v = sqlite3_column_double(st, 1);
+				int added;
+				if (rec_hash_get(&seeds, nb, len) != (size_t)-1)
+					continue;
+				if (frompool && rec_hash_get(&allow, nb, len) ==
+				    (size_t)-1)
+					continue;
+				k = rec_hash_put(&cand, nb, len, &added);
+				if (added) {
+					sc = xrealloc(sc, cand.cap * sizeof *sc);
+					memset(&sc[k], 0, sizeof sc[k]);
+				}
+				sc[k].s += v;
+				if (v > sc[k].best) {
+					sc[k].best = v;
+					sc[k].seed = s;
+				}
+			}
+		}
+		sqlite3_finalize(st);
+	} else {
+		/* als: the user's factors, or the mean of the seeds' */
+		int dim = rec_catalog_space(db, model);
+		float *q = xcalloc((size_t)dim + 1, sizeof *q), *v;
+		sqlite3_stmt *st;
+		double qn = 0;
+		size_t s;
+		int j;
+
+		v = xcalloc((size_t)dim + 1, sizeof *v);
+		if (user) {
+			if (!load_vec("user_vectors", user, model, q, dim))
+				no_result("user '%s' has no factors (retrain "
+				    "the model)", user);
+		} else
+			for (s = 0; s < seeds.n; s++) {
+				if (!load_vec("vectors", seeds.key[s], model, v,
+				    dim))
+					continue;
+				for (j = 0, qn = 0; j < dim; j++)
+					qn += (double)v[j] * v[j];
+				qn = qn > 0 ? sqrt(qn) : 1;
+				for (j = 0; j < dim; j++)
+					q[j] += (float)(v[j] / qn);
+			}
+		if (sqlite3_prepare_v2(db, "SELECT id, vec FROM vectors WHERE "
+		    "space = ?", -1, &st, NULL))
+			rec_sqlite_die(db, "vectors");
+		sqlite3_bind_text(st, 1, model, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *id = (const char *)sqlite3_column_text(st, 0);
+			size_t len = (size_t)sqlite3_column_bytes(st, 0), k;
+			const float *iv = sqlite3_column_blob(st, 1);
+			double dot = 0, nn = 0;
+			if (sqlite3_column_bytes(st, 1) != dim * 4 ||
+			    rec_hash_get(&seeds, id, len) != (size_t)-1)
+				continue;
+			if (frompool && rec_hash_get(&allow, id, len) ==
+			    (size_t)-1)
+				continue;
+			for (j = 0; j < dim; j++) {
+				dot += (double)q[j] * iv[j];
+				nn += (double)iv[j] * iv[j];
+			}
+			if (like)	/* cosine to the seeds */
+				dot = nn > 0 ? dot / sqrt(nn) : 0;
+			k = rec_hash_put(&cand, id, len, NULL);
+			sc = xrealloc(sc, cand.cap * sizeof *sc);
+			sc[k].s = dot;
+			sc[k].best = dot;
+			sc[k].seed = 0;
+		}
+		sqlite3_finalize(st);
+		free(q);
+		free(v);
+	}
+	n = cand.n;
+	rk = xcalloc(n + 1, sizeof *rk);
+	for (i = 0; i < n; i++) {
+		rk[i].k = i;
+		rk[i].s = sc[i].s;
+	}
+	if (n)
+		qsort(rk, n, sizeof *rk, cmp_ranked);
+	rec_writer_init(&w, 1, mp);
+	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
+	{
+		msgpack_zone zone;
+		msgpack_object o;
+		size_t written = 0;
+		msgpack_zone_init(&zone, 1024);
+		for (i = 0; i < n && written < limit; i++) {
+			const char *id = cand.key[rk[i].k];
+			size_t len = cand.keylen[rk[i].k];
+			rec_buf_reset(&why);
+			if (!strcmp(kind, "itemknn") || like) {
+				char *t = title_of(seeds.key[sc[rk[i].k].seed]);
+				rec_buf_printf(&why, "cf: %s '%s'", user ?
+				    "you have" : "often with", t);
+				if (user)
+					rec_buf_printf(&why, ", often with it");
+				free(t);
+			} else
+				rec_buf_printf(&why, "cf: fits your history "
+				    "(%s)", model);
+			if (frompool) {
+				size_t u = rec_hash_get(&pool.ids, id, len), r;
+				for (r = pool.first[u]; r != (size_t)-1 &&
+				    written < limit; r = pool.next[r]) {
+					rec_pool_get(&pool, r, &zone, &o);
+					rec_buf_reset(&out);
+					rec_pack_scored(&pk, &o, id, len, rk[i].s,
+					    src, why.data);
+					rec_write_msgpack(&w, out.data, out.len);
+					written++;
+				}
+				continue;
+			}
+			rec_buf_reset(&out);
+			rec_pack_scored(&pk, NULL, id, len, rk[i].s, src,
+			    why.data);
+			rec_write_msgpack(&w, out.data, out.len);
+			written++;
+		}
+		msgpack_zone_destroy(&zone);
+		rec_trace_count(pool.n, written);
+	}
+	rec_writer_close(&w);
+	free(rk);
+	free(sc);
+	free(kind);
+	rec_hash_free(&seeds);
+	rec_hash_free(&cand);
+	rec_hash_free(&allow);
+	rec_pool_free(&pool);
+	rec_buf_free(&out);
+	rec_buf_free(&why);
+	sqlite3_close(db);
+	rec_exit(0);
+}
