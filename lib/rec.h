@@ -405,6 +405,100 @@ void rec_als_train(const struct rec_csr *ui, size_t f, int iters,
     double lambda, double alpha, uint64_t seed, float *U, float *V,
     int progress);
 
+/* plan.c: a request in plain words -> a formatted intent -> a plan of
+ * rec tools (OMuleT's intent, then a fixed policy) */
+#define REC_MAXC 16
+struct rec_cons {
+	char col[64];		/* an items column */
+	char op[3];		/* > >= < <= = */
+	double v;
+	char say[64];		/* how to say it: "from 2015 on" */
+};
+
+struct rec_strs {
+	char **v;
+	size_t n;
+};
+
+struct rec_intent {
+	struct rec_strs liked_items, liked_creators, disliked_items,
+	    disliked_creators, tags, disliked_tags, words, shown;
+	struct rec_cons cons[REC_MAXC];
+	int ncons;
+	int popular;		/* 1 popular, -1 not mainstream */
+	int k;
+	char *user;
+	struct rec_buf said;	/* what was understood, for the reply */
+};
+
+/* The catalog knowledge the planner links words to, loaded once. */
+struct rec_kb {
+	char *catalog;
+	struct rec_hash creator;	/* folded name -> index in cname */
+	char **cname;			/* the catalog's spelling */
+	struct rec_hash title;		/* folded title -> index in tid */
+	char **tid;			/* its most popular item */
+	struct rec_hash tag;		/* folded tag values */
+	char *c_title, *c_creator, *c_pop, *c_year, *c_date;
+	int has_tempo, has_duration, has_valence, has_energy,
+	    has_dance, has_acoustic, has_instrumental;
+	int maxyear;
+	int has_knn, has_bm25;
+	char *semid_space;
+};
+
+struct rec_kb *rec_kb_load(const char *catalog);
+void rec_kb_free(struct rec_kb *kb);
+
+/* Parses message (with the previous turn's intent and shown items for
+ * references, or NULL) into in. */
+void rec_intent_parse(struct rec_kb *kb, const char *message,
+    const struct rec_intent *prev, struct rec_intent *in);
+void rec_intent_free(struct rec_intent *in);
+/* the intent from its JSON form (as rec_intent_json writes it) */
+void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
+void rec_intent_add_shown(struct rec_intent *in, const char *id);
+/* the last turn's intent of a session file (rec-chat's), with every
+ * item shown so far; 0 when there is no file or no turn */
+int rec_session_last(const char *path, struct rec_intent *prev, int *turns);
+void rec_intent_json(struct rec_buf *b, const struct rec_intent *in);
+/* drops the constraint that narrows most (the last one added); returns
+ * what was relaxed, or NULL when there is none */
+const char *rec_intent_relax(struct rec_intent *in, struct rec_buf *note);
+
+struct rec_stage {
+	char **argv;
+	int argc;
+};
+
+struct rec_plan {
+	struct rec_stage *src;	/* run one after another into one stream */
+	size_t nsrc;
+	struct rec_stage *filt;	/* then each in turn */
+	size_t nfilt;
+	char *ask;		/* a question back instead of a plan */
+};
+
+void rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_plan *p);
+void rec_plan_free(struct rec_plan *p);
+/* a POSIX shell command line, every argument quoted */
+void rec_plan_shell(struct rec_buf *b, const struct rec_plan *p);
+void rec_plan_json(struct rec_buf *b, const struct rec_plan *p);
+void rec_shell_quote(struct rec_buf *b, const char *s);
+
+/* run.c: runs a plan without a shell: the rec tools from bindir, stdin
+ * of the sources /dev/null, msgpack between stages; the last stage's
+ * output in out, every stage's standard error in err.  0, or -1 when a
+ * stage failed (err says which). */
+int rec_plan_run(const struct rec_plan *p, const char *bindir,
+    const char *catalog, struct rec_buf *out, struct rec_buf *err);
+
+/* respond.c: the reply a person reads, from the final candidates */
+void rec_respond(struct rec_kb *kb, const struct rec_intent *in,
+    const char *records, size_t len, const char *notes,
+    struct rec_buf *reply, struct rec_buf *items_json);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */

@@ -1,0 +1,237 @@
+/*
+ * rec-chat: the conversation.  Each turn: read what the person says,
+ * plan, run the plan, check the result, answer, remember.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-chat [-d CATALOG] [-S SESSION] [-u USER]\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -S, --session FILE   the conversation: read to go on, a turn "
+	    "appended per message\n"
+	    "  -u, --user USER      the person, when the catalog knows them\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+static char *
+bindir(void)
+{
+	char buf[PATH_MAX];
+	const char *e = getenv("REC_BIN");
+	ssize_t n;
+	char *slash;
+
+	if (e && *e)
+		return xstrdup(e);
+	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return xstrdup("/usr/local/bin");
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	return xstrdup(buf);
+}
+
+static size_t
+count_records(const char *p, size_t n, struct rec_intent *in)
+{
+	struct rec_reader r;
+	struct rec_record rec;
+	size_t k = 0;
+
+	rec_reader_init_mem(&r, p, n, "results");
+	while (rec_read(&r, &rec) > 0) {
+		char *id = xstrndup(rec.id, rec.idlen);
+		if (in)
+			rec_intent_add_shown(in, id);
+		free(id);
+		k++;
+	}
+	rec_reader_free(&r);
+	return k;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dbpath = NULL, *session = NULL, *user = NULL;
+	struct rec_intent prev, in;
+	struct rec_plan plan;
+	struct rec_kb *kb;
+	struct rec_buf out = {0}, err = {0}, reply = {0}, items = {0},
+	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0};
+	char *msg = NULL, *bin;
+	size_t cap = 0;
+	ssize_t n;
+	int c, have, turn = 0, tty = isatty(0) && isatty(1);
+	FILE *sf = NULL;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv, ":d:S:u:hV", longopts, NULL)) != -1)
+		switch (c) {
+		case 'd': dbpath = optarg; break;
+		case 'S': session = optarg; break;
+		case 'u': user = optarg; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	if (optind < argc)
+		rec_usage_die("unexpected argument '%s' (messages come on "
+		    "standard input)", argv[optind]);
+	dbpath = rec_catalog_path(dbpath);
+	kb = rec_kb_load(dbpath);
+	bin = bindir();
+	have = session ? rec_session_last(session, &prev, &turn) : 0;
+	if (!have)
+		memset(&prev, 0, sizeof prev);
+	if (session && !(sf = fopen(session, "a")))
+		rec_die("cannot open session '%s': %m", session);
+	if (tty)
+		printf("rec: say what you would like to hear; an empty line "
+		    "ends.\n> ");
+	fflush(stdout);
+	while ((n = getline(&msg, &cap, stdin)) > 0) {
+		struct timeval t0, t1;
+		int failed = 0, tries = 0;
+		size_t got = 0;
+
+		while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+			msg[--n] = 0;
+		if (!n) {
+			if (tty)
+				break;
+			continue;
+		}
+		gettimeofday(&t0, NULL);
+		turn++;
+		rec_intent_parse(kb, msg, have ? &prev : NULL, &in);
+		if (user && !in.user)
+			in.user = xstrdup(user);
+		rec_buf_reset(&notes);
+		for (;;) {
+			rec_plan_make(kb, &in, &plan);
+			if (plan.ask)
+				break;
+			failed = rec_plan_run(&plan, bin, dbpath, &out, &err) < 0;
+			if (failed)
+				break;
+			got = count_records(out.data, out.len, NULL);
+			/* the critic: too few under constraints, relax one,
+			 * at most twice */
+			if (got >= (size_t)(in.k < 3 ? in.k : 3) || tries == 2 ||
+			    !rec_intent_relax(&in, &notes))
+				break;
+			tries++;
+			rec_plan_free(&plan);
+		}
+		rec_buf_reset(&shell);
+		rec_plan_shell(&shell, &plan);
+		if (plan.ask) {
+			rec_buf_printf(&reply, "%s\n", plan.ask);
+			rec_buf_reset(&items);
+			rec_buf_adds(&items, "[]");
+		} else if (failed) {
+			/* never shown as "no results": the summary, and the
+			 * first thing a stage said */
+			char *nl = strchr(err.data ? err.data : "", '\n'), *why;
+			rec_buf_reset(&reply);
+			if (nl) {
+				*nl = 0;
+				why = nl + 1;
+				while (!strncmp(why, "rec: stage", 10) &&
+				    strchr(why, '\n'))
+					why = strchr(why, '\n') + 1;
+				if ((nl = strchr(why, '\n')))
+					*nl = 0;
+			} else
+				why = NULL;
+			rec_buf_printf(&reply, "Something went wrong on my side: %s",
+			    err.data ? err.data : "a stage failed");
+			if (why && *why && strncmp(why, "rec: stage", 10))
+				rec_buf_printf(&reply, " (%s)", why);
+			rec_buf_adds(&reply, ". This is not an empty result; please "
+			    "try again.\n");
+			rec_buf_reset(&items);
+			rec_buf_adds(&items, "[]");
+		} else {
+			rec_respond(kb, &in, out.data, out.len, notes.data,
+			    &reply, &items);
+			count_records(out.data, out.len, &in);
+		}
+		gettimeofday(&t1, NULL);
+		rec_buf_reset(&ij);
+		rec_intent_json(&ij, &in);
+		rec_buf_reset(&pj);
+		rec_plan_json(&pj, &plan);
+		rec_buf_reset(&line);
+		rec_buf_printf(&line, "{\"turn\":%d,\"user\":", turn);
+		rec_json_string(&line, msg, strlen(msg));
+		rec_buf_adds(&line, ",\"reply\":");
+		rec_json_string(&line, reply.data, reply.len);
+		rec_buf_printf(&line, ",\"items\":%s,\"shell\":", items.data);
+		rec_json_string(&line, shell.data ? shell.data : "", shell.len);
+		rec_buf_adds(&line, ",\"relaxed\":");
+		rec_json_string(&line, notes.data ? notes.data : "", notes.len);
+		rec_buf_printf(&line, ",\"failed\":%s,\"ms\":%.1f",
+		    failed ? "true" : "false",
+		    (t1.tv_sec - t0.tv_sec) * 1e3 +
+		    (t1.tv_usec - t0.tv_usec) / 1e3);
+		if (sf) {
+			fprintf(sf, "%s,\"intent\":%s,\"plan\":%s}\n", line.data,
+			    ij.data, pj.data);
+			if (fflush(sf))
+				rec_die("cannot write session '%s': %m", session);
+		}
+		if (tty)
+			printf("%s> ", reply.data);
+		else
+			printf("%s}\n", line.data);
+		fflush(stdout);
+		rec_plan_free(&plan);
+		if (have)
+			rec_intent_free(&prev);
+		prev = in;
+		have = 1;
+		rec_buf_reset(&reply);
+	}
+	if (sf && fclose(sf))
+		rec_die("cannot write session '%s': %m", session);
+	if (have)
+		rec_intent_free(&prev);
+	rec_kb_free(kb);
+	free(bin);
+	free(msg);
+	rec_buf_free(&out);
+	rec_buf_free(&err);
+	rec_buf_free(&reply);
+	rec_buf_free(&items);
+	rec_buf_free(&line);
+	rec_buf_free(&notes);
+	rec_buf_free(&shell);
+	rec_buf_free(&ij);
+	rec_buf_free(&pj);
+	if (fflush(stdout) || ferror(stdout))
+		rec_die("write error");
+	rec_exit(0);
+}

@@ -1,0 +1,107 @@
+/*
+ * rec-plan: a request in plain words -> the formatted intent -> a
+ * pipeline of rec tools, as a shell command line or as JSON.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-plan [-j] [-d CATALOG] [-S SESSION] [-u USER] "
+	    "[MESSAGE ...]\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -j, --json           the intent and the plan as JSON\n"
+	    "  -S, --session FILE   the conversation so far (rec-chat's), for "
+	    "references\n"
+	    "  -u, --user USER      the person, when the catalog knows them\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dbpath = NULL, *session = NULL, *user = NULL;
+	struct rec_buf msg = {0}, out = {0};
+	struct rec_intent prev, in;
+	struct rec_plan plan;
+	struct rec_kb *kb;
+	int c, json = 0, have = 0, turns;
+	char buf[4096];
+	size_t n;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv, ":d:jS:u:hV", longopts, NULL)) != -1)
+		switch (c) {
+		case 'd': dbpath = optarg; break;
+		case 'j': json = 1; break;
+		case 'S': session = optarg; break;
+		case 'u': user = optarg; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	if (optind < argc)
+		for (; optind < argc; optind++) {
+			rec_buf_adds(&msg, argv[optind]);
+			rec_buf_addc(&msg, ' ');
+		}
+	else
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+			rec_buf_add(&msg, buf, n);
+	if (!msg.len)
+		rec_usage_die("give a MESSAGE (arguments or standard input)");
+	if (rec_utf8_valid(msg.data, msg.len) != msg.len)
+		rec_die("the message is not valid UTF-8");
+	dbpath = rec_catalog_path(dbpath);
+	kb = rec_kb_load(dbpath);
+	if (session)
+		have = rec_session_last(session, &prev, &turns);
+	rec_intent_parse(kb, msg.data, have ? &prev : NULL, &in);
+	if (user && !in.user)
+		in.user = xstrdup(user);
+	rec_plan_make(kb, &in, &plan);
+	if (json) {
+		rec_buf_adds(&out, "{\"intent\":");
+		rec_intent_json(&out, &in);
+		rec_buf_adds(&out, ",\"plan\":");
+		rec_plan_json(&out, &plan);
+		rec_buf_adds(&out, ",\"shell\":");
+		{
+			struct rec_buf sh = {0};
+			rec_plan_shell(&sh, &plan);
+			rec_json_string(&out, sh.data ? sh.data : "", sh.len);
+			rec_buf_free(&sh);
+		}
+		rec_buf_adds(&out, "}\n");
+	} else if (plan.ask) {
+		/* a comment: running it does nothing */
+		rec_buf_printf(&out, "# %s\n", plan.ask);
+	} else {
+		rec_plan_shell(&out, &plan);
+		rec_buf_addc(&out, '\n');
+	}
+	rec_write_all(1, out.data, out.len);
+	rec_plan_free(&plan);
+	rec_intent_free(&in);
+	if (have)
+		rec_intent_free(&prev);
+	rec_kb_free(kb);
+	rec_buf_free(&msg);
+	rec_buf_free(&out);
+	rec_exit(0);
+}

@@ -1,0 +1,212 @@
+/*
+ * respond.c: the reply a person reads, without a model: the items with
+ * their key facts and the reason each was picked, taken from what the
+ * stages wrote in "why".  It names only items it was given; when there
+ * are none it says what was searched and what to relax.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+/* one stage's reason in words, or nothing for bookkeeping */
+static void
+reason(struct rec_buf *b, const char *w, size_t n, const char *creatorcol)
+{
+	struct rec_buf s = {0};
+	const char *p;
+
+	rec_buf_add(&s, w, n);
+	if (!strncmp(s.data, "cf: often with ", 15))
+		rec_buf_printf(b, "often enjoyed with %s", s.data + 15);
+	else if (!strncmp(s.data, "cf: you have ", 13)) {
+		char *comma = strstr(s.data, ", often");
+		if (comma)
+			*comma = 0;
+		rec_buf_printf(b, "goes with %s from your history",
+		    s.data + 13);
+	} else if (!strncmp(s.data, "cf: fits", 8))
+		rec_buf_adds(b, "fits your history");
+	else if (!strncmp(s.data, "bm25: ", 6)) {
+		char *in = strstr(s.data, " in ");
+		char *semi = strchr(s.data, ';');
+		if (semi)
+			*semi = 0;
+		if (in) {
+			*in = 0;
+			if (creatorcol && !strcmp(in + 4, creatorcol))
+				rec_buf_adds(b, "by the artist you named");
+			else
+				rec_buf_printf(b, "matches %s", s.data + 6);
+		}
+	} else if (!strncmp(s.data, "semid ", 6)) {
+		p = s.data + 6;
+		rec_buf_printf(b, "close to what you like in %.*s",
+		    (int)strcspn(p, " "), p);
+	} else if (!strncmp(s.data, "ranked by", 9))
+		;
+	else if (!strcmp(s.data, "less known"))
+		rec_buf_adds(b, "a lesser-known pick");
+	else
+		rec_buf_add(b, w, n);
+	rec_buf_free(&s);
+}
+
+static void
+reasons(struct rec_buf *b, const msgpack_object *why, const char *creatorcol)
+{
+	struct rec_buf one = {0};
+	uint32_t i;
+	size_t start = b->len;
+
+	if (!why)
+		return;
+	if (why->type == MSGPACK_OBJECT_STR) {
+		reason(b, why->via.str.ptr, why->via.str.size, creatorcol);
+		return;
+	}
+	if (why->type != MSGPACK_OBJECT_ARRAY)
+		return;
+	for (i = 0; i < why->via.array.size; i++) {
+		const msgpack_object *e = &why->via.array.ptr[i];
+		if (e->type != MSGPACK_OBJECT_STR)
+			continue;
+		rec_buf_reset(&one);
+		reason(&one, e->via.str.ptr, e->via.str.size, creatorcol);
+		if (!one.len || (b->len > start && strstr(b->data + start,
+		    one.data)))
+			continue;
+		if (b->len > start)
+			rec_buf_adds(b, "; ");
+		rec_buf_add(b, one.data, one.len);
+	}
+	rec_buf_free(&one);
+}
+
+struct facts {
+	char *title, *creator, *year;
+};
+
+static void
+facts_of(sqlite3_stmt *st, const char *id, size_t len, struct facts *f)
+{
+	memset(f, 0, sizeof *f);
+	if (!st)
+		return;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, id, (int)len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return;
+	if (sqlite3_column_text(st, 0))
+		f->title = xstrdup((const char *)sqlite3_column_text(st, 0));
+	if (sqlite3_column_text(st, 1))
+		f->creator = xstrdup((const char *)sqlite3_column_text(st, 1));
+	if (sqlite3_column_text(st, 2)) {
+		const char *y = (const char *)sqlite3_column_text(st, 2);
+		f->year = xstrndup(y, strlen(y) > 4 ? 4 : strlen(y));
+	}
+}
+
+void
+rec_respond(struct rec_kb *kb, const struct rec_intent *in,
+    const char *records, size_t len, const char *notes,
+    struct rec_buf *reply, struct rec_buf *items)
+{
+	struct rec_reader r;
+	struct rec_record rec;
+	struct rec_buf line = {0}, sql = {0};
+	sqlite3 *db = rec_catalog_open(kb->catalog);
+	sqlite3_stmt *st = NULL;
+	struct facts f;
+	size_t n = 0;
+	int rc;
+	const char *understood = in->said.len ? in->said.data : NULL;
+
+	rec_buf_printf(&sql, "SELECT %s%s%s, %s%s%s, %s%s%s FROM items WHERE "
+	    "id = ?", kb->c_title ? "\"" : "", kb->c_title ? kb->c_title :
+	    "id", kb->c_title ? "\"" : "", kb->c_creator ? "\"" : "",
+	    kb->c_creator ? kb->c_creator : "NULL", kb->c_creator ? "\"" : "",
+	    kb->c_year || kb->c_date ? "\"" : "", kb->c_year ? kb->c_year :
+	    kb->c_date ? kb->c_date : "NULL", kb->c_year || kb->c_date ?
+	    "\"" : "");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK)
+		st = NULL;
+	rec_buf_reset(reply);
+	rec_buf_reset(items);
+	rec_buf_addc(items, '[');
+	rec_reader_init_mem(&r, records, len, "results");
+	while ((rc = rec_read(&r, &rec)) > 0) {
+		n++;
+		facts_of(st, rec.id, rec.idlen, &f);
+		rec_buf_reset(&line);
+		rec_buf_printf(&line, "%zu. %s", n, f.title ? f.title : "?");
+		if (f.creator)
+			rec_buf_printf(&line, " by %s", f.creator);
+		if (f.year)
+			rec_buf_printf(&line, " (%s)", f.year);
+		{
+			struct rec_buf why = {0};
+			reasons(&why, rec_map_get(&rec.map, "why"),
+			    kb->c_creator);
+			if (why.len)
+				rec_buf_printf(&line, ": %s", why.data);
+			if (items->len > 1)
+				rec_buf_addc(items, ',');
+			rec_buf_adds(items, "{\"id\":");
+			rec_json_string(items, rec.id, rec.idlen);
+			rec_buf_adds(items, ",\"title\":");
+			if (f.title)
+				rec_json_string(items, f.title, strlen(f.title));
+			else
+				rec_buf_adds(items, "null");
+			rec_buf_adds(items, ",\"creator\":");
+			if (f.creator)
+				rec_json_string(items, f.creator,
+				    strlen(f.creator));
+			else
+				rec_buf_adds(items, "null");
+			rec_buf_adds(items, ",\"reason\":");
+			rec_json_string(items, why.data ? why.data : "",
+			    why.len);
+			rec_buf_addc(items, '}');
+			rec_buf_free(&why);
+		}
+		rec_buf_addc(&line, '\n');
+		if (n == 1) {
+			/* the header, once we know there is something */
+			rec_buf_printf(reply, "Here %s what I found", "is");
+			if (understood)
+				rec_buf_printf(reply, " (%s)", understood);
+			rec_buf_adds(reply, ":\n");
+			if (notes && *notes)
+				rec_buf_printf(reply, "(I relaxed %s to find "
+				    "enough.)\n", notes);
+		}
+		rec_buf_add(reply, line.data, line.len);
+		free(f.title);
+		free(f.creator);
+		free(f.year);
+	}
+	rec_buf_addc(items, ']');
+	if (rc < 0)
+		rec_buf_printf(reply, "(The results could not be read: %s.)\n",
+		    r.err.data);
+	if (!n) {
+		rec_buf_adds(reply, "I found nothing in the catalog");
+		if (understood)
+			rec_buf_printf(reply, " for %s", understood);
+		rec_buf_adds(reply, ".");
+		if (in->ncons)
+			rec_buf_printf(reply, " Try without '%s'.",
+			    in->cons[in->ncons - 1].say);
+		else
+			rec_buf_adds(reply, " Try another artist, genre or mood.");
+		rec_buf_addc(reply, '\n');
+	}
+	rec_reader_free(&r);
+	if (st)
+		sqlite3_finalize(st);
+	sqlite3_close(db);
+	rec_buf_free(&line);
+	rec_buf_free(&sql);
+}

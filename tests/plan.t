@@ -1,0 +1,115 @@
+#!/bin/sh
+# rec-plan, rec-respond and rec-chat on the hand-written catalog: the
+# intent, the policy, hostile input, references, the critic.
+. "$(dirname "$0")/lib.sh"
+
+rec-import -d m.db items -i track_id -R track_name=title -R track_artist=artist \
+	-X year='release_date:^([0-9]{4})' -t year=integer -r year=date \
+	-l playlist -I playlist "$DATA/songs.csv" &&
+	rec-train -d m.db itemknn > /dev/null && rec-bm25 -d m.db --index || exit 1
+export REC_DB=m.db
+j() { rec-plan --json "$@"; }
+
+test_ok 'a creator and a decade' \
+	'j "songs by daft punk from the 90s" > out &&
+	 grep -q "\"liked_creators\":\[\"Daft Punk\"\]" out &&
+	 grep -q "{\"column\":\"year\",\"op\":\">=\",\"value\":1990" out &&
+	 grep -q "{\"column\":\"year\",\"op\":\"<=\",\"value\":1999" out'
+test_ok 'a title, a count, a tempo' \
+	'j "5 tracks like one more time over 120 bpm" > out &&
+	 grep -q "\"liked_items\":\[\"s01\"\]" out && grep -q "\"k\":5" out &&
+	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":120" out'
+test_ok 'dislikes become removals and NOT' \
+	'rec-plan "rock but not metallica" > out &&
+	 grep -q "rec-sql -w '"'"'coalesce(\"artist\", '"'"'\\\\'"'"''"'"''"'"'\\\\'"'"''"'"') <> '"'"'\\\\'"'"''"'"'Metallica'"'"'\\\\'"'"''"'"''"'"'" out &&
+	 j "rock but not metallica" | grep -q "\"disliked_creators\":\[\"Metallica\"\]"'
+test_ok 'recent means the last five years of the catalog' \
+	'j "recent pop" | grep -q "{\"column\":\"year\",\"op\":\">=\",\"value\":2015"'
+test_ok 'not too mainstream asks for novelty' \
+	'rec-plan "pop, nothing too mainstream" | grep -q "rec-rank -F rrf -N 0.5"'
+test_ok 'the policy: liked items to rec-cf, tags to rec-bm25, limits to rec-sql, then rec-rank' \
+	'rec-plan "danceable edm like get lucky after 2000" > out &&
+	 grep -q "^{ rec-cf -e -k 200 -l s02 < /dev/null; rec-bm25 -k 300 edm < /dev/null; } | rec-sql -w" out &&
+	 grep -q "| rec-rank -F rrf -n s02 .*-k 10$" out'
+test_ok 'nothing to go on: a question back, as a comment' \
+	'rec-plan "hello there" > out && grep -q "^# What are you in the mood for?" out &&
+	 j "hi" | grep -q "\"ask\":\"What are you"'
+test_ok 'the emitted line runs, and only rec tools run' \
+	'PATH="$REC_BIN:$PATH" sh -c "$(rec-plan "5 songs like one more time")" > res &&
+	 test "$(rec-cat --check res | cut -d" " -f2)" -ge 1 &&
+	 ! grep -q "\"id\":\"s01\"" res'
+cat > hostile <<'H'
+x'; touch pwned; '
+$(touch pwned)
+`touch pwned`
+"; touch pwned; echo "
+daft punk') OR 1=1; --
+\$(touch pwned)\
+H
+while IFS= read -r h; do
+	test_ok "hostile input is only ever an argument: $h" \
+		'line=$(rec-plan "$h metallica") && PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1;
+		 ! test -e pwned && j "$h" > out &&
+		 test "$(sqlite3 :memory: "select json_valid(readfile('"'out'"'))")" = 1'
+done < hostile
+test_ok 'a newline in the request is only an argument' \
+	'line=$(rec-plan "rock
+touch pwned") && PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned'
+test_ok 'a very long request' \
+	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } | rec-plan > out && grep -q rec-rank out'
+test_fail 'a request that is not UTF-8' 1 'not valid UTF-8' 'printf "rock \377" | rec-plan'
+test_fail 'no request' 2 'give a MESSAGE' 'rec-plan < /dev/null'
+
+# references to earlier turns, from a session file
+printf '%s\n' '{"turn":1,"user":"metal","shown":["s05","s06","s07"],"intent":{"liked_creators":["Metallica"],"constraints":[{"column":"tempo","op":">","value":100,"say":"fast"}]}}' > session.jsonl
+test_ok 'the second one' \
+	'j -S session.jsonl "more like the second one" > out && grep -q "\"liked_items\":\[\"s06\"\]" out &&
+	 grep -q "\"shown\":\[\"s05\",\"s06\",\"s07\"\]" out'
+test_ok 'not that artist, something slower' \
+	'j -S session.jsonl "not that artist, something slower" > out &&
+	 grep -q "\"disliked_creators\":\[\"Metallica\"\]" out &&
+	 grep -q "{\"column\":\"tempo\",\"op\":\"<\",\"value\":110" out'
+test_ok 'items shown before are not shown again' \
+	'rec-plan -S session.jsonl "rock" | grep -q -- "-n s05,s06,s07"'
+
+# rec-respond
+test_ok 'rec-respond: items, facts and reasons' \
+	'printf "%s\n" "{\"id\":\"s06\",\"why\":[\"cf: often with '"'"'Enter Sandman'"'"'\",\"ranked by cf #1\"]}" \
+	   "{\"id\":\"s07\",\"why\":\"bm25: rock in playlist\"}" | rec-respond -r "metal" > out &&
+	 printf "%s\n" "Here is what I found:" \
+	   "1. Nothing Else Matters by Metallica (1991): often enjoyed with '"'"'Enter Sandman'"'"'" \
+	   "2. Karma Police by Radiohead (1997): matches rock" | diff -u - out'
+test_ok 'rec-respond: honest about nothing' \
+	'rec-respond -r "songs over 300 bpm" < /dev/null > out &&
+	 grep -q "^I found nothing in the catalog for over 300 BPM. Try without '"'"'over 300 BPM'"'"'.$" out'
+test_fail 'rec-respond: bad records are an error' 1 'stdin:1: record has no "id"' \
+	'echo "{}" | rec-respond'
+
+# rec-chat
+test_ok 'a scripted conversation: one JSON reply per turn, a session' \
+	'printf "%s\n" "rock from the 90s" "not that artist" "hello" | rec-chat -S chat.jsonl > out &&
+	 test "$(wc -l < out)" -eq 3 && test "$(wc -l < chat.jsonl)" -eq 3 &&
+	 sed -n 1p out | grep -q "\"turn\":1,\"user\":\"rock from the 90s\",\"reply\":\"Here is what I found" &&
+	 sed -n 3p out | grep -q "What are you in the mood for"'
+test_ok 'every item respects the constraint asked for' \
+	'sed -n 1p out | grep -o "\"id\":\"s[0-9]*\"" | cut -d\" -f4 > ids &&
+	 test -s ids && for i in $(cat ids); do
+	   test "$(sqlite3 m.db "select year between 1990 and 1999 from items where id = '"'"'$i'"'"'")" = 1 || exit 1; done'
+test_ok 'the session goes on in a new run' \
+	'echo "more" | rec-chat -S chat.jsonl > out2 && grep -q "\"turn\":4" out2 &&
+	 ! grep -q "\"id\":\"$(head -1 ids)\"" out2'
+test_ok 'the critic relaxes an impossible constraint and says so' \
+	'echo "rock over 300 bpm" | rec-chat > out &&
+	 grep -q "\"relaxed\":\"'"'"'over 300 BPM'"'"'\"" out && grep -q "I relaxed" out'
+mkdir -p badbin && for t in "$REC_BIN"/rec-*; do ln -s "$t" badbin/; done &&
+	rm badbin/rec-rank && printf '#!/bin/sh\necho "rec-rank: out of cheese" >&2\nexit 1\n' > badbin/rec-rank &&
+	chmod +x badbin/rec-rank
+test_ok 'a stale index is a failure with its reason' \
+	'touch -d "2001-01-01" m.db.bm25.x; cp m.db m2.db && rec-bm25 -d m2.db --index && touch -d "2001-01-01" m2.db &&
+	 echo "rock" | rec-chat -d m2.db > out && grep -q "is older than the catalog" out && grep -q "\"failed\":true" out'
+test_ok 'a failed stage is reported, never as no results' \
+	'echo "rock" | REC_BIN=$PWD/badbin rec-chat > out &&
+	 grep -q "\"failed\":true" out && grep -q "Something went wrong on my side: stage '"'"'rec-rank'"'"' failed with status 1 (rec-rank: out of cheese)" out &&
+	 ! grep -q "found nothing" out'
+
+done_testing
