@@ -1036,21 +1036,21 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    in->liked_items.v[i]);
 		if (kb->has_knn)
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
-			    "-l", b.data, NULL);
+			    "-l", b.data, (char *)NULL);
 		if (kb->semid_space)
 			stage(&p->src, &p->nsrc, "rec-semid", "-S",
-			    kb->semid_space, "-k", "100", "-l", b.data, NULL);
+			    kb->semid_space, "-k", "100", "-l", b.data, (char *)NULL);
 		rec_buf_reset(&b);
 	}
 	for (i = 0; i < in->liked_creators.n && kb->has_bm25; i++) {
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "creator",
 		    "-f", kb->c_creator, "-k", "100", in->liked_creators.v[i],
-		    NULL);
+		    (char *)NULL);
 		rec_buf_reset(&b);
 		top_items(kb, in->liked_creators.v[i], &b);
 		if (kb->has_knn && b.len)
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
-			    "-l", b.data, NULL);
+			    "-l", b.data, (char *)NULL);
 	}
 	if ((in->tags.n || in->words.n) && kb->has_bm25) {
 		for (i = 0; i < in->tags.n; i++)
@@ -1059,11 +1059,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->words.n; i++)
 			rec_buf_printf(&w, "%s%s", w.len ? " " : "",
 			    in->words.v[i]);
-		stage(&p->src, &p->nsrc, "rec-bm25", "-k", "300", w.data, NULL);
+		stage(&p->src, &p->nsrc, "rec-bm25", "-k", "300", w.data, (char *)NULL);
 	}
 	if (in->user && kb->has_knn)
 		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
-		    in->user, NULL);
+		    in->user, (char *)NULL);
 	/* constraints and unwanted creators */
 	rec_buf_reset(&b);
 	for (c = 0; c < in->ncons; c++) {
@@ -1082,7 +1082,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		/* nothing to retrieve by: the catalog under the limits */
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-k", "300", "-w",
 		    b.len ? b.data : "1", "-o", kb->c_pop ? kb->c_pop : "rowid",
-		    NULL);
+		    (char *)NULL);
 		if (kb->c_pop) {
 			free(p->src[0].argv[p->src[0].argc - 1]);
 			rec_buf_reset(&w);
@@ -1090,8 +1090,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			p->src[0].argv[p->src[0].argc - 1] = xstrdup(w.data);
 		}
 	} else if (b.len)
-		stage(&p->filt, &p->nfilt, "rec-sql", "-w", b.data, NULL);
-	stage(&p->filt, &p->nfilt, "rec-rank", "-F", "rrf", NULL);
+		stage(&p->filt, &p->nfilt, "rec-sql", "-w", b.data, (char *)NULL);
+	stage(&p->filt, &p->nfilt, "rec-rank", "-F", "rrf", (char *)NULL);
 	rec_buf_reset(&b);
 	for (i = 0; i < in->disliked_items.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "",

@@ -104,7 +104,8 @@ fill(struct rec_reader *r)
 			n = 4096;
 		if ((size_t)n > r->cap - r->end)
 			n = (ssize_t)(r->cap - r->end);
-		memcpy(r->buf + r->end, r->mem + r->mempos, (size_t)n);
+		if (n > 0)	/* an empty input may have no address */
+			memcpy(r->buf + r->end, r->mem + r->mempos, (size_t)n);
 		r->mempos += (size_t)n;
 	} else for (;;) {
 		n = read(r->fd, r->buf + r->end, r->cap - r->end);
