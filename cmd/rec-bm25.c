@@ -229,12 +229,11 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cat = NULL, *fname = "all", *src = "bm25";
-	struct rec_buf text = {0}, norm = {0}, wb = {0}, out = {0};
+	struct rec_buf text = {0}, norm = {0}, wb = {0};
 	struct rec_bm25 x;
 	struct qterm *q = NULL;
 	struct rec_bm25_hit *hits;
 	struct rec_writer w;
-	msgpack_packer pk;
 	size_t nq = 0, nh, i, k = 0;
 	long *terms;
 	double k1 = 1.2, bb = 0.75;
@@ -265,11 +264,7 @@ main(int argc, char **argv)
 				rec_usage_die("-K: not a number >= 0: '%s'",
 				    optarg);
 			break;
-		case 'k':
-			k = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				rec_usage_die("-k: not a count: '%s'", optarg);
-			break;
+		case 'k': k = rec_arg_count("-k", optarg); break;
 		case 'M': mp = 1; break;
 		case 's': src = optarg; break;
 		case 'X': exh = 1; break;
@@ -314,12 +309,9 @@ main(int argc, char **argv)
 	for (i = 0; i < nq; i++)
 		terms[i] = q[i].term;
 	rec_writer_init(&w, 1, mp);
-	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
 	if (!all && rec_stdin_is_pool()) {
 		struct rec_pool pool;
 		struct rec_reader r;
-		msgpack_zone zone;
-		msgpack_object o;
 		size_t nd = 0, j;
 
 		rec_reader_init(&r, 0, "stdin");
@@ -344,23 +336,17 @@ main(int argc, char **argv)
 			hits[nd++].score = sc;
 		}
 		qsort(hits, nd, sizeof *hits, cmp_scored);
-		msgpack_zone_init(&zone, 4096);
-		for (i = 0; i < nd && (!k || nout < k); i++) {
+		if (!k)
+			k = (size_t)-1;	/* a pool: every match */
+		for (i = 0; i < nd && nout < k; i++) {
 			size_t id = hits[i].doc;
 			long d = rec_bm25_doc(&x, pool.ids.key[id],
 			    pool.ids.keylen[id]);
 			why(&wb, &x, f, q, nq, (uint32_t)d, k1, bb);
-			for (j = pool.first[id]; j != (size_t)-1 &&
-			    (!k || nout < k); j = pool.next[j], nout++) {
-				rec_pool_get(&pool, j, &zone, &o);
-				rec_buf_reset(&out);
-				rec_pack_scored(&pk, &o, pool.ids.key[id],
-				    pool.ids.keylen[id], hits[i].score, src,
-				    wb.data);
-				rec_write_msgpack(&w, out.data, out.len);
-			}
+			nout += rec_write_scored(&w, &pool, pool.ids.key[id],
+			    pool.ids.keylen[id], hits[i].score, src, wb.data,
+			    k - nout);
 		}
-		msgpack_zone_destroy(&zone);
 		rec_reader_free(&r);
 		rec_pool_free(&pool);
 	} else {
@@ -372,11 +358,8 @@ main(int argc, char **argv)
 		for (i = 0; i < nh; i++) {
 			const char *id = x.idchars + x.idoff[hits[i].doc];
 			why(&wb, &x, f, q, nq, hits[i].doc, k1, bb);
-			rec_buf_reset(&out);
-			rec_pack_scored(&pk, NULL, id, strlen(id),
-			    hits[i].score, src, wb.data);
-			rec_write_msgpack(&w, out.data, out.len);
-			nout++;
+			nout += rec_write_scored(&w, NULL, id, strlen(id),
+			    hits[i].score, src, wb.data, 1);
 		}
 	}
 	if (!nout) {
@@ -400,7 +383,6 @@ main(int argc, char **argv)
 	rec_buf_free(&text);
 	rec_buf_free(&norm);
 	rec_buf_free(&wb);
-	rec_buf_free(&out);
 	rec_bm25_close(&x);
 	rec_exit(0);
 }

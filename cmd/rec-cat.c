@@ -313,7 +313,6 @@ main(int argc, char **argv)
 	const char *dbpath = NULL, *flist = NULL;
 	unsigned long in = 0, limit = (unsigned long)-1;
 	int c, check = 0, mp = 0, table = 0, i, nfiles;
-	char *end;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, ":cd:f:k:MthV", longopts,
@@ -322,11 +321,7 @@ main(int argc, char **argv)
 		case 'c': check = 1; break;
 		case 'd': dbpath = optarg; break;
 		case 'f': flist = optarg; break;
-		case 'k':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				rec_usage_die("-k: not a count: '%s'", optarg);
-			break;
+		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'M': mp = 1; break;
 		case 't': table = 1; break;
 		case 'h': usage(stdout); rec_exit(0);

@@ -179,15 +179,14 @@ main(int argc, char **argv)
 	};
 	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
 	const char *like = NULL, *user = NULL;
-	char *kind, *end;
+	char *kind;
 	size_t limit = 100, i, n = 0;
 	struct rec_hash seeds = {0}, cand = {0}, allow = {0};
 	struct score *sc = NULL;
 	struct ranked *rk;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
-	struct rec_buf out = {0}, why = {0};
-	msgpack_packer pk;
+	struct rec_buf why = {0};
 	int c, all = 0, mp = 0, frompool;
 
 	rec_init(argc, argv);
@@ -197,11 +196,7 @@ main(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
-		case 'k':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				rec_usage_die("-k: not a count: '%s'", optarg);
-			break;
+		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'l': like = optarg; break;
 		case 'm': model = optarg; break;
 		case 'M': mp = 1; break;
@@ -343,12 +338,8 @@ main(int argc, char **argv)
 	if (n)
 		qsort(rk, n, sizeof *rk, cmp_ranked);
 	rec_writer_init(&w, 1, mp);
-	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
 	{
-		msgpack_zone zone;
-		msgpack_object o;
 		size_t written = 0;
-		msgpack_zone_init(&zone, 1024);
 		for (i = 0; i < n && written < limit; i++) {
 			const char *id = cand.key[rk[i].k];
 			size_t len = cand.keylen[rk[i].k];
@@ -363,26 +354,9 @@ main(int argc, char **argv)
 			} else
 				rec_buf_printf(&why, "cf: fits your history "
 				    "(%s)", model);
-			if (frompool) {
-				size_t u = rec_hash_get(&pool.ids, id, len), r;
-				for (r = pool.first[u]; r != (size_t)-1 &&
-				    written < limit; r = pool.next[r]) {
-					rec_pool_get(&pool, r, &zone, &o);
-					rec_buf_reset(&out);
-					rec_pack_scored(&pk, &o, id, len, rk[i].s,
-					    src, why.data);
-					rec_write_msgpack(&w, out.data, out.len);
-					written++;
-				}
-				continue;
-			}
-			rec_buf_reset(&out);
-			rec_pack_scored(&pk, NULL, id, len, rk[i].s, src,
-			    why.data);
-			rec_write_msgpack(&w, out.data, out.len);
-			written++;
+			written += rec_write_scored(&w, frompool ? &pool : NULL,
+			    id, len, rk[i].s, src, why.data, limit - written);
 		}
-		msgpack_zone_destroy(&zone);
 		rec_trace_count(pool.n, written);
 	}
 	rec_writer_close(&w);
@@ -393,7 +367,6 @@ main(int argc, char **argv)
 	rec_hash_free(&cand);
 	rec_hash_free(&allow);
 	rec_pool_free(&pool);
-	rec_buf_free(&out);
 	rec_buf_free(&why);
 	sqlite3_close(db);
 	rec_exit(0);

@@ -275,18 +275,6 @@ split_list(char ***v, size_t *n, const char *arg)
 	free(copy);
 }
 
-static double
-number(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*end || !*arg || v < lo || v > hi)
-		rec_usage_die("%s: not a number from %g to %g: '%s'", opt, lo,
-		    hi, arg);
-	return v;
-}
-
 /* The record as written: its first record's keys, every source's
  * score under scores, the new score, src and reasons; item fields when
  * the expression needs them (item_map). */
@@ -524,7 +512,7 @@ main(int argc, char **argv)
 	const char *divfield = NULL, *space = NULL, *by = NULL, *where = NULL;
 	const char *src = "rank";
 	double *w = NULL, personal = 0.3, likew = 0.3, novelty = 0, mmr = -1;
-	char **like = NULL, **unwanted = NULL, *end;
+	char **like = NULL, **unwanted = NULL;
 	size_t nlike = 0, nunwanted = 0, per = 1, limit = (size_t)-1;
 	size_t n, i, j;
 	struct rec_cand *c;
@@ -551,7 +539,7 @@ main(int argc, char **argv)
 				rec_usage_die("--fuse: unknown mode '%s' (rrf, "
 				    "sum or max)", optarg);
 			break;
-		case 'R': fo.rrf_k = number("--rrf-k", optarg, 0, 1e9); break;
+		case 'R': fo.rrf_k = rec_arg_number("--rrf-k", optarg, 0, 1e9); break;
 		case 'W': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg)
@@ -560,27 +548,23 @@ main(int argc, char **argv)
 			wsrc = xrealloc(wsrc, (fo.nw + 1) * sizeof *wsrc);
 			w = xrealloc(w, (fo.nw + 1) * sizeof *w);
 			wsrc[fo.nw] = xstrndup(optarg, (size_t)(eq - optarg));
-			w[fo.nw++] = number("--weight", eq + 1, -1e9, 1e9);
+			w[fo.nw++] = rec_arg_number("--weight", eq + 1, -1e9, 1e9);
 			break;
 		}
 		case 'u': user = optarg; break;
-		case 'P': personal = number("--personal", optarg, 0, 100); break;
+		case 'P': personal = rec_arg_number("--personal", optarg, 0, 100); break;
 		case 'x': seenuser = optarg; break;
 		case 'l': split_list(&like, &nlike, optarg); break;
-		case 'L': likew = number("--like-weight", optarg, 0, 100); break;
+		case 'L': likew = rec_arg_number("--like-weight", optarg, 0, 100); break;
 		case 'n': split_list(&unwanted, &nunwanted, optarg); break;
-		case 'N': novelty = number("--novelty", optarg, 0, 1); break;
+		case 'N': novelty = rec_arg_number("--novelty", optarg, 0, 1); break;
 		case 'D': divfield = optarg; break;
-		case 'p': per = (size_t)number("--per", optarg, 1, 1e9); break;
-		case 'm': mmr = number("--mmr", optarg, 0, 1); break;
+		case 'p': per = (size_t)rec_arg_number("--per", optarg, 1, 1e9); break;
+		case 'm': mmr = rec_arg_number("--mmr", optarg, 0, 1); break;
 		case 'S': space = optarg; break;
 		case 'b': by = optarg; break;
 		case 'w': where = optarg; break;
-		case 'k':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				rec_usage_die("-k: not a count: '%s'", optarg);
-			break;
+		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 's': src = optarg; break;
 		case 'd': dbpath = optarg; break;
 		case 'M': mp = 1; break;

@@ -351,9 +351,8 @@ main(int argc, char **argv)
 	struct rec_hash found = {0}, seeds = {0};
 	struct hit *hits = NULL;
 	struct rec_writer w;
-	struct rec_buf out = {0}, why = {0};
+	struct rec_buf why = {0};
 	struct rec_pool pool = {0};
-	msgpack_packer pk;
 	struct sp sp;
 
 	rec_init(argc, argv);
@@ -511,12 +510,8 @@ main(int argc, char **argv)
 	if (nh)
 		qsort(hits, nh, sizeof *hits, cmp_hit);
 	rec_writer_init(&w, 1, mp);
-	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
 	{
-		msgpack_zone zone;
-		msgpack_object o;
 		size_t written = 0;
-		msgpack_zone_init(&zone, 1024);
 		for (i = 0; i < nh && written < limit; i++) {
 			const char *id = found.key[hits[i].k];
 			size_t len = found.keylen[hits[i].k];
@@ -527,26 +522,9 @@ main(int argc, char **argv)
 			rec_buf_printf(&why, "]: prefix %d, %d of %d codes",
 			    prefix_of(hits[i].mask, m),
 			    __builtin_popcount(hits[i].mask), m);
-			if (pool.n) {
-				size_t u = rec_hash_get(&pool.ids, id, len), r;
-				for (r = pool.first[u]; r != (size_t)-1 &&
-				    written < limit; r = pool.next[r]) {
-					rec_pool_get(&pool, r, &zone, &o);
-					rec_buf_reset(&out);
-					rec_pack_scored(&pk, &o, id, len,
-					    hits[i].score, src, why.data);
-					rec_write_msgpack(&w, out.data, out.len);
-					written++;
-				}
-				continue;
-			}
-			rec_buf_reset(&out);
-			rec_pack_scored(&pk, NULL, id, len, hits[i].score, src,
-			    why.data);
-			rec_write_msgpack(&w, out.data, out.len);
-			written++;
+			written += rec_write_scored(&w, &pool, id, len,
+			    hits[i].score, src, why.data, limit - written);
 		}
-		msgpack_zone_destroy(&zone);
 		rec_trace_count(pool.n, written);
 	}
 	rec_writer_close(&w);
@@ -554,7 +532,6 @@ main(int argc, char **argv)
 	rec_hash_free(&found);
 	rec_hash_free(&seeds);
 	rec_pool_free(&pool);
-	rec_buf_free(&out);
 	rec_buf_free(&why);
 	sqlite3_close(db);
 	rec_exit(0);

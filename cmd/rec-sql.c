@@ -484,11 +484,7 @@ main(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'd': dbpath = optarg; break;
 		case 'f': fuzzy = 1; break;
-		case 'k':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				rec_usage_die("-k: not a count: '%s'", optarg);
-			break;
+		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'L': look = 1; break;
 		case 'M': mp = 1; break;
 		case 'o': order = optarg; break;

@@ -31,18 +31,6 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
-static double
-num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*end || !*arg || v < lo || v > hi)
-		rec_usage_die("%s: not a number from %g to %g: '%s'", opt, lo,
-		    hi, arg);
-	return v;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -76,16 +64,16 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":a:d:f:H:i:K:l:n:r:hV", longopts,
 	    NULL)) != -1)
 		switch (c) {
-		case 'a': alpha = num("--alpha", optarg, 0, 1e6); break;
+		case 'a': alpha = rec_arg_number("--alpha", optarg, 0, 1e6); break;
 		case 'd': path = optarg; break;
-		case 'f': f = (size_t)num("--factors", optarg, 1, 1024); break;
-		case 'H': shrink = num("--shrink", optarg, 0, 1e9); break;
-		case 'i': iters = (int)num("--iters", optarg, 1, 1000); break;
-		case 'K': k = (size_t)num("--neighbours", optarg, 1, 10000);
+		case 'f': f = (size_t)rec_arg_number("--factors", optarg, 1, 1024); break;
+		case 'H': shrink = rec_arg_number("--shrink", optarg, 0, 1e9); break;
+		case 'i': iters = (int)rec_arg_number("--iters", optarg, 1, 1000); break;
+		case 'K': k = (size_t)rec_arg_number("--neighbours", optarg, 1, 10000);
 			break;
-		case 'l': lambda = num("--lambda", optarg, 0, 1e9); break;
+		case 'l': lambda = rec_arg_number("--lambda", optarg, 0, 1e9); break;
 		case 'n': name = optarg; break;
-		case 'r': seed = (unsigned long)num("--seed", optarg, 0, 4e9);
+		case 'r': seed = (unsigned long)rec_arg_number("--seed", optarg, 0, 4e9);
 			break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();

@@ -76,3 +76,38 @@ rec_pool_free(struct rec_pool *p)
 	rec_hash_free(&p->ids);
 	memset(p, 0, sizeof *p);
 }
+
+size_t
+rec_write_scored(struct rec_writer *w, const struct rec_pool *pool,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why, size_t room)
+{
+	struct rec_buf out = {0};
+	msgpack_packer pk;
+	msgpack_zone zone;
+	msgpack_object o;
+	size_t n = 0, u, r;
+
+	msgpack_packer_init(&pk, &out, rec_buf_msgpack_write);
+	if (!pool || !pool->n) {
+		if (room) {
+			rec_pack_scored(&pk, NULL, id, idlen, score, src, why);
+			rec_write_msgpack(w, out.data, out.len);
+			n = 1;
+		}
+		rec_buf_free(&out);
+		return n;
+	}
+	u = rec_hash_get(&pool->ids, id, idlen);
+	msgpack_zone_init(&zone, 1024);
+	for (r = u == (size_t)-1 ? (size_t)-1 : pool->first[u];
+	    r != (size_t)-1 && n < room; r = pool->next[r], n++) {
+		rec_pool_get(pool, r, &zone, &o);
+		rec_buf_reset(&out);
+		rec_pack_scored(&pk, &o, id, idlen, score, src, why);
+		rec_write_msgpack(w, out.data, out.len);
+	}
+	msgpack_zone_destroy(&zone);
+	rec_buf_free(&out);
+	return n;
+}

@@ -30,6 +30,10 @@ void rec_usage_die(const char *fmt, ...)
 void rec_exit(int status) __attribute__((noreturn));
 void rec_trace_count(unsigned long in, unsigned long out);
 void rec_version(void) __attribute__((noreturn));
+/* option values: a count ("-k: not a count: 'x'") and a number in a
+ * range; both are usage errors */
+size_t rec_arg_count(const char *opt, const char *arg);
+double rec_arg_number(const char *opt, const char *arg, double lo, double hi);
 /* for getopt_long's '?' or ':' (optstring starting with ':') */
 void rec_bad_option(char **argv, int c) __attribute__((noreturn));
 
@@ -239,6 +243,12 @@ struct rec_pool {
 /* reads all of r into p (dies on bad input) */
 void rec_pool_read(struct rec_pool *p, struct rec_reader *r);
 void rec_pool_free(struct rec_pool *p);
+/* Writes a record scored by stage src: with a pool, every pool record
+ * of id (keys kept, scores merged) while room lasts; without, a new
+ * record.  Returns how many were written. */
+size_t rec_write_scored(struct rec_writer *w, const struct rec_pool *pool,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why, size_t room);
 /* unpacks record i into obj, using zone */
 void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
     msgpack_object *obj);

@@ -173,6 +173,31 @@ rec_bad_option(char **argv, int c)
 	    rec_progname);
 }
 
+size_t
+rec_arg_count(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || !*arg || *arg == '-' || errno)
+		rec_usage_die("%s: not a count: '%s'", opt, arg);
+	return (size_t)v;
+}
+
+double
+rec_arg_number(const char *opt, const char *arg, double lo, double hi)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || !*arg || v < lo || v > hi)
+		rec_usage_die("%s: not a number from %g to %g: '%s'", opt, lo,
+		    hi, arg);
+	return v;
+}
+
 void
 rec_version(void)
 {
