@@ -13,8 +13,9 @@
 
 #include "rec.h"
 
-/* msgpack-c unpacks at most 32 levels; stay below it */
-#define MAXDEPTH 30
+/* msgpack-c unpacks at most 32 levels: the same limit, so that any
+ * record read from msgpack can be written as JSON and read back */
+#define MAXDEPTH 32
 
 struct parser {
 	const unsigned char *p, *end, *start;
@@ -352,7 +353,7 @@ parse_container(struct parser *ps, int depth, int map)
 	unsigned char close = map ? '}' : ']';
 
 	if (depth >= MAXDEPTH)
-		return fail(ps, "nesting deeper than 30 levels");
+		return fail(ps, "nesting deeper than 32 levels");
 	rec_buf_add(ps->out, "\0\0\0\0\0", 5);
 	ps->p++;
 	skip_ws(ps);

@@ -69,7 +69,7 @@ test_fail 'lone surrogate' 1 'stdin:1: lone high surrogate' \
 	'echo "{\"id\":\"\\ud800\"}" | rec-cat'
 test_fail 'NaN is not JSON' 1 'stdin:1: unexpected character' \
 	'echo "{\"id\":\"a\",\"score\":NaN}" | rec-cat'
-test_fail 'nesting deeper than 30 levels' 1 'stdin:1: nesting deeper than 30' \
+test_fail 'nesting deeper than 32 levels' 1 'stdin:1: nesting deeper than 32' \
 	'printf "{\"id\":\"a\",\"x\":%s1%s}\n" "$(printf "%.0s[" $(seq 40))" \
 	    "$(printf "%.0s]" $(seq 40))" | rec-cat'
 test_fail 'a line longer than REC_MAX_RECORD' 1 'stdin:2: line longer than' \
@@ -93,6 +93,11 @@ test_fail 'the never-used msgpack byte' 1 'invalid msgpack' \
 test_fail 'msgpack nested deeper than 32 levels' 1 \
 	'^rec-cat: stdin: record 1 at byte 0: msgpack nested deeper than 32 levels$' \
 	'printf "\202\242id\241a\241x%s\001" "$(printf "%.0s\221" $(seq 40))" | rec-cat'
+# found by fuzz/msgpack.c: JSON allowed less nesting than msgpack, so a
+# record of 31 or 32 levels became JSON that rec could not read back
+test_ok 'msgpack of 32 levels becomes JSON that reads back' \
+	'printf "\202\242id\241a\241x%s\001" "$(printf "%.0s\221" $(seq 31))" > deep.mp &&
+	 rec-cat < deep.mp > deep.jsonl && rec-cat -M < deep.jsonl | cmp - deep.mp'
 test_fail 'msgpack map without id' 1 'stdin: record 1 at byte 0: record has no "id"' \
 	'printf "\201\241a\001" | rec-cat'
 test_fail 'msgpack with a huge declared length is bounded' 1 \
