@@ -15,8 +15,10 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: rec-chat [-d CATALOG] [-S SESSION] [-u USER]\n"
+	    "usage: rec-chat [-d CATALOG] [-P PROFILE] [-S SESSION] [-u USER]\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -P, --profile FILE   what the person likes and dislikes, kept "
+	    "across sessions\n"
 	    "  -S, --session FILE   the conversation: read to go on, a turn "
 	    "appended per message\n"
 	    "  -u, --user USER      the person, when the catalog knows them\n"
@@ -68,6 +70,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
@@ -75,6 +78,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *session = NULL, *user = NULL;
+	const char *profile = NULL;
+	struct rec_profile pf;
 	struct rec_intent prev, in;
 	struct rec_plan plan;
 	struct rec_kb *kb;
@@ -87,9 +92,10 @@ main(int argc, char **argv)
 	FILE *sf = NULL;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":d:S:u:hV", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":d:P:S:u:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
+		case 'P': profile = optarg; break;
 		case 'S': session = optarg; break;
 		case 'u': user = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -103,6 +109,9 @@ main(int argc, char **argv)
 	kb = rec_kb_load(dbpath);
 	bin = bindir();
 	have = session ? rec_session_last(session, &prev, &turn) : 0;
+	memset(&pf, 0, sizeof pf);
+	if (profile)
+		rec_profile_load(&pf, profile);
 	if (!have)
 		memset(&prev, 0, sizeof prev);
 	if (session && !(sf = fopen(session, "a")))
@@ -128,6 +137,17 @@ main(int argc, char **argv)
 		rec_intent_parse(kb, msg, have ? &prev : NULL, &in);
 		if (user && !in.user)
 			in.user = xstrdup(user);
+		rec_buf_reset(&reply);
+		if (profile) {
+			/* a taste stated now is kept, and every plan honours
+			 * the profile's dislikes */
+			if (rec_profile_learn(&pf, &in)) {
+				rec_profile_save(&pf, profile);
+				rec_buf_printf(&reply, "Noted (%s).\n",
+				    in.said.len ? in.said.data : "your taste");
+			}
+			rec_profile_apply(&pf, &in);
+		}
 		rec_buf_reset(&notes);
 		for (;;) {
 			rec_plan_make(kb, &in, &plan);
@@ -149,13 +169,13 @@ main(int argc, char **argv)
 		rec_plan_shell(&shell, &plan);
 		if (plan.ask) {
 			rec_buf_printf(&reply, "%s\n", plan.ask);
+			/* the reply so far is kept: "Noted ..." */
 			rec_buf_reset(&items);
 			rec_buf_adds(&items, "[]");
 		} else if (failed) {
 			/* never shown as "no results": the summary, and the
 			 * first thing a stage said */
 			char *nl = strchr(err.data ? err.data : "", '\n'), *why;
-			rec_buf_reset(&reply);
 			if (nl) {
 				*nl = 0;
 				why = nl + 1;
@@ -175,8 +195,11 @@ main(int argc, char **argv)
 			rec_buf_reset(&items);
 			rec_buf_adds(&items, "[]");
 		} else {
+			struct rec_buf r2 = {0};
 			rec_respond(kb, &in, out.data, out.len, notes.data,
-			    &reply, &items);
+			    &r2, &items);
+			rec_buf_add(&reply, r2.data, r2.len);
+			rec_buf_free(&r2);
 			count_records(out.data, out.len, &in);
 		}
 		gettimeofday(&t1, NULL);
@@ -219,6 +242,7 @@ main(int argc, char **argv)
 		rec_die("cannot write session '%s': %m", session);
 	if (have)
 		rec_intent_free(&prev);
+	rec_profile_free(&pf);
 	rec_kb_free(kb);
 	free(bin);
 	free(msg);

@@ -160,6 +160,12 @@ rec_kb_load(const char *catalog)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		sqlite3_stmt *v;
 		const char *col = (const char *)sqlite3_column_text(st, 0);
+		kb->c_tags = xrealloc(kb->c_tags, (kb->nc_tags + 1) *
+		    sizeof *kb->c_tags);
+		kb->c_tags_list = xrealloc(kb->c_tags_list, (kb->nc_tags + 1) *
+		    sizeof *kb->c_tags_list);
+		kb->c_tags[kb->nc_tags] = xstrdup(col);
+		kb->c_tags_list[kb->nc_tags++] = sqlite3_column_int(st, 1);
 		rec_buf_reset(&sql);
 		if (sqlite3_column_int(st, 1))
 			rec_buf_printf(&sql, "SELECT DISTINCT j.value FROM items, "
@@ -210,6 +216,10 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->c_year);
 	free(kb->c_date);
 	free(kb->semid_space);
+	for (i = 0; i < kb->nc_tags; i++)
+		free(kb->c_tags[i]);
+	free(kb->c_tags);
+	free(kb->c_tags_list);
 	free(kb);
 }
 
@@ -258,7 +268,10 @@ is_neg(const char *w)
 	return !strcmp(w, "not") || !strcmp(w, "no") || !strcmp(w, "without") ||
 	    !strcmp(w, "except") || !strcmp(w, "nothing") ||
 	    !strcmp(w, "avoid") || !strcmp(w, "hate") || !strcmp(w, "dont") ||
-	    !strcmp(w, "never") || !strcmp(w, "but") || !strcmp(w, "exclude");
+	    !strcmp(w, "never") || !strcmp(w, "but") || !strcmp(w, "exclude") ||
+	    !strcmp(w, "dislike") || !strcmp(w, "disliked") ||
+	    !strcmp(w, "hated") || !strcmp(w, "didnt") || !strcmp(w, "cant") ||
+	    !strcmp(w, "wont");
 }
 
 /* splits on clauses (punctuation, "but"), folds, marks negations */
@@ -632,6 +645,23 @@ ordinal_ref(struct words *ws, size_t i, const struct rec_intent *prev,
 	return prev->shown.v[n];
 }
 
+/* A title in running text: "like X", "such as X", or a title with a
+ * real word in it (not "i am", "on my way") */
+static int
+title_ok(const struct words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	if (i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
+	    at(ws, i - 1, "to") || at(ws, i - 1, "called") ||
+	    at(ws, i - 1, "titled")))
+		return 1;
+	for (j = i; j < i + n; j++)
+		if (!is_stop(ws->w[j]) && strlen(ws->w[j]) >= 4)
+			return n >= 3 || j > i || strlen(ws->w[j]) >= 5;
+	return 0;
+}
+
 static void
 entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
     const struct rec_intent *prev)
@@ -692,8 +722,9 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 				else
 					strs_add(&in->tags, g.data);
 				said(in, neg ? "no %s" : "%s", g.data);
-			} else if (n >= 2 && (k = rec_hash_get(&kb->title, g.data,
-			    g.len)) != (size_t)-1) {
+			} else if (n >= 2 && title_ok(ws, i, n) &&
+			    (k = rec_hash_get(&kb->title, g.data, g.len)) !=
+			    (size_t)-1) {
 				if (neg)
 					strs_add(&in->disliked_items, kb->tid[k]);
 				else
@@ -819,6 +850,19 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    "more like these", "more of that", "more of those", "another",
 	    "again", "keep going", "more please", NULL }, 1) ||
 	    (ws.n == 1 && at(&ws, 0, "more")));
+	{
+		static const char *const pos[] = { "i like", "i love", "loved",
+		    "liked", "enjoyed", "i enjoy", "im into", "i am into",
+		    "fan of", "i adore", "favourite", "favorite", NULL };
+		static const char *const negs[] = { "not a fan", "hate", "hated",
+		    "dislike", "disliked", "dont like", "didnt like",
+		    "cant stand", "not into", NULL };
+		/* the taste words are said, not searched for */
+		if (phrase(&ws, negs, 1))
+			in->taste = -1;
+		else if (phrase(&ws, pos, 1))
+			in->taste = 1;
+	}
 	popularity(&ws, in);
 	dates_numbers(kb, &ws, in);
 	moods(kb, &ws, in);
@@ -868,6 +912,7 @@ rec_intent_free(struct rec_intent *in)
 	strs_free(&in->disliked_tags);
 	strs_free(&in->words);
 	strs_free(&in->shown);
+	strs_free(&in->boost);
 	free(in->user);
 	rec_buf_free(&in->said);
 	memset(in, 0, sizeof *in);
@@ -1073,6 +1118,15 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, "%s\"%s\" %s %s", b.len ? " AND " : "",
 		    in->cons[c].col, in->cons[c].op, num);
 	}
+	for (i = 0; i < in->disliked_tags.n; i++) {
+		size_t t;
+		for (t = 0; t < kb->nc_tags; t++) {
+			rec_buf_printf(&b, "%sNOT has(\"%s\", ", b.len ? " AND " :
+			    "", kb->c_tags[t]);
+			sql_str(&b, in->disliked_tags.v[i]);
+			rec_buf_addc(&b, ')');
+		}
+	}
 	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
 		rec_buf_printf(&b, "%scoalesce(\"%s\", '') <> ", b.len ?
 		    " AND " : "", kb->c_creator);
@@ -1114,6 +1168,15 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    kb->c_pop);
 		arg(&p->filt[p->nfilt - 1], "-b");
 		arg(&p->filt[p->nfilt - 1], b.data);
+	}
+	if (in->boost.n) {
+		rec_buf_reset(&b);
+		for (i = 0; i < in->boost.n && i < 20; i++)
+			rec_buf_printf(&b, "%s%s", i ? "," : "", in->boost.v[i]);
+		arg(&p->filt[p->nfilt - 1], "-l");
+		arg(&p->filt[p->nfilt - 1], b.data);
+		arg(&p->filt[p->nfilt - 1], "-L");
+		arg(&p->filt[p->nfilt - 1], "0.2");
 	}
 	if (in->user) {
 		arg(&p->filt[p->nfilt - 1], "-x");
@@ -1386,4 +1449,144 @@ rec_session_last(const char *path, struct rec_intent *prev, int *turns)
 	rec_buf_free(&pack);
 	rec_buf_free(&err);
 	return have;
+}
+
+/* --- the long-term profile --- */
+
+void
+rec_profile_load(struct rec_profile *pf, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	struct rec_buf txt = {0}, pack = {0}, err = {0};
+	char buf[4096];
+	size_t n, off = 0;
+	msgpack_zone z;
+	msgpack_object o;
+	const msgpack_object *l, *d;
+
+	memset(pf, 0, sizeof *pf);
+	if (!fp)
+		return;		/* a new profile */
+	while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+		rec_buf_add(&txt, buf, n);
+	fclose(fp);
+	while (txt.len && (txt.data[txt.len - 1] == '\n' ||
+	    txt.data[txt.len - 1] == ' '))
+		txt.len--;
+	if (!txt.len)
+		goto out;
+	if (rec_json_to_msgpack(txt.data, txt.len, &pack, NULL, &err))
+		rec_die("profile '%s': %s", path, err.data);
+	msgpack_zone_init(&z, 4096);
+	msgpack_unpack(pack.data, pack.len, &off, &z, &o);
+	if (o.type != MSGPACK_OBJECT_MAP)
+		rec_die("profile '%s': not a JSON object", path);
+	if ((l = rec_map_get(&o, "like"))) {
+		strs_from(&pf->like_items, rec_map_get(l, "items"));
+		strs_from(&pf->like_creators, rec_map_get(l, "creators"));
+		strs_from(&pf->like_tags, rec_map_get(l, "tags"));
+	}
+	if ((d = rec_map_get(&o, "dislike"))) {
+		strs_from(&pf->dislike_items, rec_map_get(d, "items"));
+		strs_from(&pf->dislike_creators, rec_map_get(d, "creators"));
+		strs_from(&pf->dislike_tags, rec_map_get(d, "tags"));
+	}
+	msgpack_zone_destroy(&z);
+out:
+	rec_buf_free(&txt);
+	rec_buf_free(&pack);
+	rec_buf_free(&err);
+}
+
+void
+rec_profile_save(const struct rec_profile *pf, const char *path)
+{
+	struct rec_buf b = {0}, tmp = {0};
+	FILE *fp;
+
+	rec_buf_adds(&b, "{\"like\":{");
+	json_strs(&b, "items", &pf->like_items);
+	rec_buf_addc(&b, ',');
+	json_strs(&b, "creators", &pf->like_creators);
+	rec_buf_addc(&b, ',');
+	json_strs(&b, "tags", &pf->like_tags);
+	rec_buf_adds(&b, "},\"dislike\":{");
+	json_strs(&b, "items", &pf->dislike_items);
+	rec_buf_addc(&b, ',');
+	json_strs(&b, "creators", &pf->dislike_creators);
+	rec_buf_addc(&b, ',');
+	json_strs(&b, "tags", &pf->dislike_tags);
+	rec_buf_adds(&b, "}}\n");
+	rec_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
+	fp = fopen(tmp.data, "w");
+	if (!fp || fwrite(b.data, 1, b.len, fp) != b.len || fclose(fp))
+		rec_die("cannot write profile '%s': %m", tmp.data);
+	if (rename(tmp.data, path) < 0)
+		rec_die("cannot rename '%s' to '%s': %m", tmp.data, path);
+	rec_buf_free(&b);
+	rec_buf_free(&tmp);
+}
+
+void
+rec_profile_free(struct rec_profile *pf)
+{
+	strs_free(&pf->like_items);
+	strs_free(&pf->like_creators);
+	strs_free(&pf->like_tags);
+	strs_free(&pf->dislike_items);
+	strs_free(&pf->dislike_creators);
+	strs_free(&pf->dislike_tags);
+}
+
+static int
+strs_merge(struct rec_strs *to, const struct rec_strs *from,
+    struct rec_strs *unless)
+{
+	size_t i, j, n = to->n;
+
+	for (i = 0; i < from->n; i++) {
+		strs_add(to, from->v[i]);
+		/* a new taste overrides the opposite one */
+		for (j = 0; j < unless->n; j++)
+			if (!strcmp(unless->v[j], from->v[i])) {
+				free(unless->v[j]);
+				unless->v[j] = unless->v[--unless->n];
+				break;
+			}
+	}
+	return to->n != n;
+}
+
+int
+rec_profile_learn(struct rec_profile *pf, const struct rec_intent *in)
+{
+	int changed = 0;
+
+	if (in->taste > 0) {
+		changed |= strs_merge(&pf->like_items, &in->liked_items,
+		    &pf->dislike_items);
+		changed |= strs_merge(&pf->like_creators, &in->liked_creators,
+		    &pf->dislike_creators);
+		changed |= strs_merge(&pf->like_tags, &in->tags,
+		    &pf->dislike_tags);
+	}
+	if (in->taste) {
+		/* "not a fan of rap": the negation scope holds the taste */
+		changed |= strs_merge(&pf->dislike_items, &in->disliked_items,
+		    &pf->like_items);
+		changed |= strs_merge(&pf->dislike_creators,
+		    &in->disliked_creators, &pf->like_creators);
+		changed |= strs_merge(&pf->dislike_tags, &in->disliked_tags,
+		    &pf->like_tags);
+	}
+	return changed;
+}
+
+void
+rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in)
+{
+	copy_strs(&in->disliked_items, &pf->dislike_items);
+	copy_strs(&in->disliked_creators, &pf->dislike_creators);
+	copy_strs(&in->disliked_tags, &pf->dislike_tags);
+	copy_strs(&in->boost, &pf->like_items);
 }

@@ -433,6 +433,8 @@ struct rec_strs {
 struct rec_intent {
 	struct rec_strs liked_items, liked_creators, disliked_items,
 	    disliked_creators, tags, disliked_tags, words, shown;
+	struct rec_strs boost;	/* items the profile likes: a mild boost */
+	int taste;		/* the message states a taste: 1 like, -1 not */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;
 	int popular;		/* 1 popular, -1 not mainstream */
@@ -450,6 +452,9 @@ struct rec_kb {
 	char **tid;			/* its most popular item */
 	struct rec_hash tag;		/* folded tag values */
 	char *c_title, *c_creator, *c_pop, *c_year, *c_date;
+	char **c_tags;			/* the tags and category columns */
+	int *c_tags_list;		/* which hold JSON lists */
+	size_t nc_tags;
 	int has_tempo, has_duration, has_valence, has_energy,
 	    has_dance, has_acoustic, has_instrumental;
 	int maxyear;
@@ -468,6 +473,21 @@ void rec_intent_free(struct rec_intent *in);
 /* the intent from its JSON form (as rec_intent_json writes it) */
 void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
+/* A long-term profile (InteRecAgent's like / dislike facets), a JSON
+ * file: {"like":{"items":[],"creators":[],"tags":[]},"dislike":{...}} */
+struct rec_profile {
+	struct rec_strs like_items, like_creators, like_tags,
+	    dislike_items, dislike_creators, dislike_tags;
+};
+void rec_profile_load(struct rec_profile *pf, const char *path);
+/* writes it atomically; dies on a write error */
+void rec_profile_save(const struct rec_profile *pf, const char *path);
+void rec_profile_free(struct rec_profile *pf);
+/* takes the taste the message states into the profile (1 if changed),
+ * and the profile's dislikes and likes into the intent */
+int rec_profile_learn(struct rec_profile *pf, const struct rec_intent *in);
+void rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in);
+
 /* the last turn's intent of a session file (rec-chat's), with every
  * item shown so far; 0 when there is no file or no turn */
 int rec_session_last(const char *path, struct rec_intent *prev, int *turns);

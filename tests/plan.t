@@ -104,6 +104,29 @@ test_ok 'the critic relaxes an impossible constraint and says so' \
 mkdir -p badbin && for t in "$REC_BIN"/rec-*; do ln -s "$t" badbin/; done &&
 	rm badbin/rec-rank && printf '#!/bin/sh\necho "rec-rank: out of cheese" >&2\nexit 1\n' > badbin/rec-rank &&
 	chmod +x badbin/rec-rank
+cat > want-notedm <<'W'
+NOT has("playlist", '\''edm'\'') AND NOT has("genre", '\''edm'\'')
+W
+test_ok 'a disliked tag is filtered out of every tags column' \
+	'rec-plan "pop but no edm" | grep -qF -f want-notedm'
+cat > want-dislike <<'W'
+"dislike":{"items":[],"creators":[],"tags":["edm"]}
+W
+cat > want-noted <<'W'
+"reply":"Noted (no edm).\nWhat are you in the mood for?
+W
+test_ok 'a profile learns a dislike and applies it later' \
+	'printf "%s\n" "I am not a fan of edm" "songs from 2001" | rec-chat -P prof.json > out &&
+	 sed -n 1p out | grep -qF -f want-noted && grep -qF -f want-dislike prof.json &&
+	 sed -n 2p out | grep -q "\"id\":\"s04\"" && ! sed -n 2p out | grep -q "\"id\":\"s0[12]\"" &&
+	 echo "songs like one more time" | rec-chat -P prof.json > out2 && grep -q "NOT has(..genre" out2'
+test_ok 'a liked item is kept and boosts later plans' \
+	'printf "%s\n" "rock" "I loved the first one" | rec-chat -P prof2.json > out &&
+	 first=$(sed -n 1p out | sed "s/.*\"items\":\[{\"id\":\"\([^\"]*\)\".*/\1/") &&
+	 grep -qF "\"like\":{\"items\":[\"$first\"]" prof2.json &&
+	 echo "pop" | rec-chat -P prof2.json | grep -qF -- "-l $first -L 0.2"'
+test_fail 'a profile that is not JSON' 1 "profile 'bad.json': " \
+	'echo "{nope" > bad.json; echo rock | rec-chat -P bad.json'
 test_ok 'a stale index is a failure with its reason' \
 	'touch -d "2001-01-01" m.db.bm25.x; cp m.db m2.db && rec-bm25 -d m2.db --index && touch -d "2001-01-01" m2.db &&
 	 echo "rock" | rec-chat -d m2.db > out && grep -q "is older than the catalog" out && grep -q "\"failed\":true" out'
