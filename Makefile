@@ -40,7 +40,13 @@ export REC_DATA_DIR
 .DELETE_ON_ERROR:
 .PHONY: all check test demo bench install uninstall clean lint fuzz deps
 
-all: $(BINS) $(BENCHBIN)
+TESTBIN = $(O)/tests/stub-llm
+
+all: $(BINS) $(BENCHBIN) $(TESTBIN)
+
+$(O)/tests/%: tests/%.c $(O)/librec.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
 
 $(O)/lib/%.o: lib/%.c lib/rec.h
 	@mkdir -p $(@D)
@@ -63,6 +69,7 @@ deps:
 
 test: all
 	REC_BIN=$(abspath $(O)/bin) REC_TOP=$(CURDIR) \
+		REC_TESTBIN=$(abspath $(O)/tests) \
 		REC_MAKE_ARGS="O=$(O) $(if $(SANITIZE),SANITIZE=$(SANITIZE))" \
 		prove -f tests/*.t
 

@@ -84,7 +84,8 @@ main(int argc, char **argv)
 	struct rec_plan plan;
 	struct rec_kb *kb;
 	struct rec_buf out = {0}, err = {0}, reply = {0}, items = {0},
-	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0};
+	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0},
+	    mlog = {0};
 	char *msg = NULL, *bin;
 	size_t cap = 0;
 	ssize_t n;
@@ -134,7 +135,12 @@ main(int argc, char **argv)
 		}
 		gettimeofday(&t0, NULL);
 		turn++;
-		rec_intent_parse(kb, msg, have ? &prev : NULL, &in);
+		rec_buf_reset(&mlog);
+		if (rec_llm_enabled())
+			rec_intent_model(kb, msg, have ? &prev : NULL, NULL, &in,
+			    &mlog);
+		else
+			rec_intent_parse(kb, msg, have ? &prev : NULL, &in);
 		if (user && !in.user)
 			in.user = xstrdup(user);
 		rec_buf_reset(&reply);
@@ -216,6 +222,10 @@ main(int argc, char **argv)
 		rec_json_string(&line, shell.data ? shell.data : "", shell.len);
 		rec_buf_adds(&line, ",\"relaxed\":");
 		rec_json_string(&line, notes.data ? notes.data : "", notes.len);
+		if (mlog.len) {
+			rec_buf_adds(&line, ",\"model\":");
+			rec_json_string(&line, mlog.data, mlog.len);
+		}
 		rec_buf_printf(&line, ",\"failed\":%s,\"ms\":%.1f",
 		    failed ? "true" : "false",
 		    (t1.tv_sec - t0.tv_sec) * 1e3 +
@@ -255,6 +265,7 @@ main(int argc, char **argv)
 	rec_buf_free(&shell);
 	rec_buf_free(&ij);
 	rec_buf_free(&pj);
+	rec_buf_free(&mlog);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");
 	rec_exit(0);

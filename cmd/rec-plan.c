@@ -12,9 +12,11 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: rec-plan [-j] [-d CATALOG] [-S SESSION] [-u USER] "
-	    "[MESSAGE ...]\n"
+	    "usage: rec-plan [-j] [-d CATALOG] [-D DEMOS] [-S SESSION] "
+	    "[-u USER] [MESSAGE ...]\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -D, --demos FILE     with a model: example requests and "
+	    "intents, JSONL\n"
 	    "  -j, --json           the intent and the plan as JSON\n"
 	    "  -S, --session FILE   the conversation so far (rec-chat's), for "
 	    "references\n"
@@ -29,6 +31,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "demos", required_argument, NULL, 'D' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
@@ -36,6 +39,9 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *session = NULL, *user = NULL;
+	const char *demos = NULL;
+	struct rec_buf log = {0};
+	int model = -2;
 	struct rec_buf msg = {0}, out = {0};
 	struct rec_intent prev, in;
 	struct rec_plan plan;
@@ -45,10 +51,11 @@ main(int argc, char **argv)
 	size_t n;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":d:jS:u:hV", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":d:D:jS:u:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
 		case 'j': json = 1; break;
+		case 'D': demos = optarg; break;
 		case 'S': session = optarg; break;
 		case 'u': user = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -71,7 +78,13 @@ main(int argc, char **argv)
 	kb = rec_kb_load(dbpath);
 	if (session)
 		have = rec_session_last(session, &prev, &turns);
-	rec_intent_parse(kb, msg.data, have ? &prev : NULL, &in);
+	if (rec_llm_enabled()) {
+		model = rec_intent_model(kb, msg.data, have ? &prev : NULL, demos,
+		    &in, &log);
+		if (model < 0)
+			rec_warn("%s", log.data);
+	} else
+		rec_intent_parse(kb, msg.data, have ? &prev : NULL, &in);
 	if (user && !in.user)
 		in.user = xstrdup(user);
 	rec_plan_make(kb, &in, &plan);
@@ -80,6 +93,9 @@ main(int argc, char **argv)
 		rec_intent_json(&out, &in);
 		rec_buf_adds(&out, ",\"plan\":");
 		rec_plan_json(&out, &plan);
+		rec_buf_printf(&out, ",\"source\":\"%s\",\"log\":",
+		    model == 0 ? "model" : "rules");
+		rec_json_string(&out, log.data ? log.data : "", log.len);
 		rec_buf_adds(&out, ",\"shell\":");
 		{
 			struct rec_buf sh = {0};
@@ -103,5 +119,6 @@ main(int argc, char **argv)
 	rec_kb_free(kb);
 	rec_buf_free(&msg);
 	rec_buf_free(&out);
+	rec_buf_free(&log);
 	rec_exit(0);
 }

@@ -488,6 +488,17 @@ void rec_profile_free(struct rec_profile *pf);
 int rec_profile_learn(struct rec_profile *pf, const struct rec_intent *in);
 void rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in);
 
+/* The intent from the model (REC_LLM_URL), each name, tag, column and
+ * value checked against the catalog and repaired where it can be; what
+ * cannot is sent back to the model with the problems, at most twice;
+ * then the rules.  demos: a JSONL file of {"request","intent"} pairs,
+ * the three most like the message go in the prompt (or NULL).  0 when
+ * the model's intent is used, -1 after falling back; log says what
+ * happened. */
+int rec_intent_model(struct rec_kb *kb, const char *message,
+    const struct rec_intent *prev, const char *demos, struct rec_intent *in,
+    struct rec_buf *log);
+
 /* the last turn's intent of a session file (rec-chat's), with every
  * item shown so far; 0 when there is no file or no turn */
 int rec_session_last(const char *path, struct rec_intent *prev, int *turns);
@@ -528,6 +539,15 @@ int rec_plan_run(const struct rec_plan *p, const char *bindir,
 void rec_respond(struct rec_kb *kb, const struct rec_intent *in,
     const char *records, size_t len, const char *notes,
     struct rec_buf *reply, struct rec_buf *items_json);
+
+/* llm.c: an OpenAI-compatible chat completion through libcurl, from
+ * REC_LLM_URL (the base URL), REC_LLM_MODEL, REC_LLM_KEY and
+ * REC_LLM_TIMEOUT (seconds).  messages is a JSON array.  0 and the
+ * assistant's content in out, or -1 with the reason in err. */
+int rec_llm_chat(const char *messages, struct rec_buf *out,
+    struct rec_buf *err);
+/* 1 if a model is configured */
+int rec_llm_enabled(void);
 
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),

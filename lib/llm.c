@@ -1,0 +1,123 @@
+/*
+ * llm.c: talking to a language model over HTTP (libcurl), the
+ * OpenAI-compatible way a local llama.cpp or Ollama server speaks.  What
+ * comes back is data: callers parse and check it; nothing here runs it.
+ */
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+int
+rec_llm_enabled(void)
+{
+	const char *u = getenv("REC_LLM_URL");
+
+	return u && *u;
+}
+
+static size_t
+gather(char *p, size_t size, size_t n, void *data)
+{
+	struct rec_buf *b = data;
+
+	if (b->len + size * n > (64u << 20))
+		return 0;	/* a reply that large is not a reply */
+	rec_buf_add(b, p, size * n);
+	return size * n;
+}
+
+int
+rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
+{
+	const char *base = getenv("REC_LLM_URL"), *model = getenv("REC_LLM_MODEL");
+	const char *key = getenv("REC_LLM_KEY"), *t = getenv("REC_LLM_TIMEOUT");
+	struct rec_buf url = {0}, body = {0}, reply = {0}, auth = {0},
+	    pack = {0}, jerr = {0};
+	struct curl_slist *hdr = NULL;
+	msgpack_zone zone;
+	msgpack_object o;
+	const msgpack_object *ch, *msg, *content;
+	CURL *c;
+	CURLcode rc;
+	long code = 0, timeout = t && *t ? atol(t) : 60;
+	size_t off = 0;
+	int ret = -1;
+
+	rec_buf_reset(out);
+	rec_buf_reset(err);
+	if (!base || !*base) {
+		rec_buf_adds(err, "REC_LLM_URL is not set");
+		return -1;
+	}
+	rec_buf_adds(&url, base);
+	while (url.len && url.data[url.len - 1] == '/')
+		url.data[--url.len] = 0;
+	rec_buf_adds(&url, "/chat/completions");
+	rec_buf_adds(&body, "{\"model\":");
+	model = model && *model ? model : "default";
+	rec_json_string(&body, model, strlen(model));
+	rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":{\"type\":"
+	    "\"json_object\"},\"messages\":%s}", messages);
+	c = curl_easy_init();
+	if (!c) {
+		rec_buf_adds(err, "cannot start libcurl");
+		goto out;
+	}
+	hdr = curl_slist_append(hdr, "Content-Type: application/json");
+	if (key && *key) {
+		rec_buf_printf(&auth, "Authorization: Bearer %s", key);
+		hdr = curl_slist_append(hdr, auth.data);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url.data);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body.len);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK) {
+		rec_buf_printf(err, "%s: %s", url.data, curl_easy_strerror(rc));
+		goto out;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	if (code != 200) {
+		rec_buf_printf(err, "%s: HTTP %ld", url.data, code);
+		goto out;
+	}
+	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
+	    NULL, &jerr)) {
+		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
+		    jerr.data);
+		goto out;
+	}
+	msgpack_zone_init(&zone, 4096);
+	msgpack_unpack(pack.data, pack.len, &off, &zone, &o);
+	ch = rec_map_get(&o, "choices");
+	msg = ch && ch->type == MSGPACK_OBJECT_ARRAY && ch->via.array.size ?
+	    rec_map_get(&ch->via.array.ptr[0], "message") : NULL;
+	content = msg ? rec_map_get(msg, "content") : NULL;
+	if (!content || content->type != MSGPACK_OBJECT_STR)
+		rec_buf_printf(err, "%s: no choices[0].message.content in the "
+		    "reply", url.data);
+	else {
+		rec_buf_add(out, content->via.str.ptr, content->via.str.size);
+		ret = 0;
+	}
+	msgpack_zone_destroy(&zone);
+out:
+	if (c)
+		curl_easy_cleanup(c);
+	curl_slist_free_all(hdr);
+	rec_buf_free(&url);
+	rec_buf_free(&body);
+	rec_buf_free(&reply);
+	rec_buf_free(&auth);
+	rec_buf_free(&pack);
+	rec_buf_free(&jerr);
+	return ret;
+}
