@@ -202,8 +202,13 @@ main(int argc, char **argv)
 			rec_buf_adds(&items, "[]");
 		} else {
 			struct rec_buf r2 = {0};
-			rec_respond(kb, &in, out.data, out.len, notes.data,
-			    &r2, &items);
+			if (rec_llm_enabled()) {
+				rec_buf_adds(&mlog, mlog.len ? "; " : "");
+				rec_respond_model(kb, &in, msg, out.data, out.len,
+				    notes.data, &r2, &items, &mlog);
+			} else
+				rec_respond(kb, &in, out.data, out.len,
+				    notes.data, &r2, &items);
 			rec_buf_add(&reply, r2.data, r2.len);
 			rec_buf_free(&r2);
 			count_records(out.data, out.len, &in);

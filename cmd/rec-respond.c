@@ -71,8 +71,15 @@ main(int argc, char **argv)
 		rec_reader_free(&r);
 	}
 	rec_intent_parse(kb, request, NULL, &intent);
-	rec_respond(kb, &intent, in.data ? in.data : "", in.len, note, &reply,
-	    &items);
+	if (rec_llm_enabled()) {
+		struct rec_buf log = {0};
+		if (rec_respond_model(kb, &intent, request, in.data ? in.data :
+		    "", in.len, note, &reply, &items, &log) < 0 && log.len)
+			rec_warn("%s", log.data);
+		rec_buf_free(&log);
+	} else
+		rec_respond(kb, &intent, in.data ? in.data : "", in.len, note,
+		    &reply, &items);
 	if (json) {
 		rec_buf_adds(&out, "{\"reply\":");
 		rec_json_string(&out, reply.data, reply.len);

@@ -549,6 +549,14 @@ int rec_llm_chat(const char *messages, struct rec_buf *out,
 /* 1 if a model is configured */
 int rec_llm_enabled(void);
 
+/* respond.c, with a model: the model writes an intro and a note per
+ * numbered item, rec renders the list from the catalog, so the reply
+ * names only the items it was given.  Falls back to rec_respond; 0 when
+ * the model's words are used.  log says what happened. */
+int rec_respond_model(struct rec_kb *kb, const struct rec_intent *in,
+    const char *request, const char *records, size_t len, const char *notes,
+    struct rec_buf *reply, struct rec_buf *items, struct rec_buf *log);
+
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),
  * each NUL-terminated one after the other in val[i]. */

@@ -210,3 +210,123 @@ rec_respond(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&line);
 	rec_buf_free(&sql);
 }
+
+int
+rec_respond_model(struct rec_kb *kb, const struct rec_intent *in,
+    const char *request, const char *records, size_t len, const char *notes,
+    struct rec_buf *reply, struct rec_buf *items, struct rec_buf *log)
+{
+	struct rec_buf facts = {0}, m = {0}, content = {0}, err = {0}, pk = {0},
+	    ans = {0}, out = {0};
+	msgpack_zone z, zi;
+	msgpack_object o, it;
+	const msgpack_object *intro, *nts, *arr;
+	size_t off = 0, offi = 0, i, n;
+	int ok = -1;
+
+	rec_respond(kb, in, records, len, notes, reply, items);
+	/* nothing to present: the honest template needs no model */
+	if (!items->len || !strcmp(items->data, "[]"))
+		return -1;
+	rec_json_to_msgpack(items->data, items->len, &pk, NULL, &err);
+	msgpack_zone_init(&zi, 4096);
+	msgpack_unpack(pk.data, pk.len, &offi, &zi, &it);
+	arr = &it;
+	n = arr->type == MSGPACK_OBJECT_ARRAY ? arr->via.array.size : 0;
+	rec_buf_printf(&facts, "Request: %s\nItems:\n", request);
+	for (i = 0; i < n; i++) {
+		const msgpack_object *e = &arr->via.array.ptr[i];
+		const msgpack_object *t = rec_map_get(e, "title"),
+		    *c = rec_map_get(e, "creator"), *r = rec_map_get(e, "reason");
+		rec_buf_printf(&facts, "%zu. %.*s", i + 1,
+		    t && t->type == MSGPACK_OBJECT_STR ? (int)t->via.str.size : 1,
+		    t && t->type == MSGPACK_OBJECT_STR ? t->via.str.ptr : "?");
+		if (c && c->type == MSGPACK_OBJECT_STR)
+			rec_buf_printf(&facts, " by %.*s", (int)c->via.str.size,
+			    c->via.str.ptr);
+		if (r && r->type == MSGPACK_OBJECT_STR && r->via.str.size)
+			rec_buf_printf(&facts, " (%.*s)", (int)r->via.str.size,
+			    r->via.str.ptr);
+		rec_buf_addc(&facts, '\n');
+	}
+	rec_buf_adds(&m, "[{\"role\":\"system\",\"content\":");
+	{
+		static const char sys[] = "You answer a person who asked for "
+		    "recommendations, in a warm and brief way. You are given "
+		    "the numbered items and their facts. Answer with one JSON "
+		    "object only: {\"intro\": one or two sentences, \"notes\": "
+		    "{\"1\": a short note on item 1, ...}}. Use only the facts "
+		    "given and never name a title or an artist that is not in "
+		    "the list.";
+		rec_json_string(&m, sys, strlen(sys));
+	}
+	rec_buf_adds(&m, "},{\"role\":\"user\",\"content\":");
+	rec_json_string(&m, facts.data, facts.len);
+	rec_buf_adds(&m, "}]");
+	if (rec_llm_chat(m.data, &content, &err) < 0) {
+		rec_buf_printf(log, "model: %s; the template answered", err.data);
+		goto out;
+	}
+	/* its own buffer: the items' strings still point into pk */
+	if (rec_json_to_msgpack(content.data, content.len, &ans, NULL, &err)) {
+		rec_buf_printf(log, "model: the answer is not JSON (%s); the "
+		    "template answered", err.data);
+		goto out;
+	}
+	msgpack_zone_init(&z, 4096);
+	msgpack_unpack(ans.data, ans.len, &off, &z, &o);
+	intro = rec_map_get(&o, "intro");
+	nts = rec_map_get(&o, "notes");
+	if (!intro || intro->type != MSGPACK_OBJECT_STR || !intro->via.str.size ||
+	    intro->via.str.size > 600) {
+		rec_buf_adds(log, "model: no usable intro; the template "
+		    "answered");
+		msgpack_zone_destroy(&z);
+		goto out;
+	}
+	rec_buf_add(&out, intro->via.str.ptr, intro->via.str.size);
+	rec_buf_addc(&out, '\n');
+	if (notes && *notes)
+		rec_buf_printf(&out, "(I relaxed %s to find enough.)\n", notes);
+	for (i = 0; i < n; i++) {
+		const msgpack_object *e = &arr->via.array.ptr[i];
+		const msgpack_object *t = rec_map_get(e, "title"),
+		    *c = rec_map_get(e, "creator"), *r = rec_map_get(e, "reason");
+		const msgpack_object *note = NULL;
+		char key[24];
+		snprintf(key, sizeof key, "%zu", i + 1);
+		if (nts && nts->type == MSGPACK_OBJECT_MAP)
+			note = rec_map_get(nts, key);
+		rec_buf_printf(&out, "%zu. %.*s", i + 1,
+		    t && t->type == MSGPACK_OBJECT_STR ? (int)t->via.str.size : 1,
+		    t && t->type == MSGPACK_OBJECT_STR ? t->via.str.ptr : "?");
+		if (c && c->type == MSGPACK_OBJECT_STR)
+			rec_buf_printf(&out, " by %.*s", (int)c->via.str.size,
+			    c->via.str.ptr);
+		/* the model's note, short and one line; else the facts */
+		if (note && note->type == MSGPACK_OBJECT_STR &&
+		    note->via.str.size && note->via.str.size <= 300 &&
+		    !memchr(note->via.str.ptr, '\n', note->via.str.size))
+			rec_buf_printf(&out, ": %.*s", (int)note->via.str.size,
+			    note->via.str.ptr);
+		else if (r && r->type == MSGPACK_OBJECT_STR && r->via.str.size)
+			rec_buf_printf(&out, ": %.*s", (int)r->via.str.size,
+			    r->via.str.ptr);
+		rec_buf_addc(&out, '\n');
+	}
+	msgpack_zone_destroy(&z);
+	rec_buf_reset(reply);
+	rec_buf_add(reply, out.data, out.len);
+	rec_buf_adds(log, "model: wrote the reply");
+	ok = 0;
+out:
+	msgpack_zone_destroy(&zi);
+	rec_buf_free(&facts);
+	rec_buf_free(&m);
+	rec_buf_free(&content);
+	rec_buf_free(&err);
+	rec_buf_free(&pk);
+	rec_buf_free(&ans);
+	rec_buf_free(&out);
+	return ok;
+}

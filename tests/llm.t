@@ -62,9 +62,24 @@ test_ok 'hostile text from the model is only ever an argument' \
 	'printf "%s\n" "{\"words\":[\"\$(touch pwned)\",\"x'"'"'; touch pwned2; '"'"'\"],\"liked_creators\":[\"Metallica\"]}" > evil &&
 	 serve s5 evil && line=$(rec-plan "anything") && wait $stub &&
 	 PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned && ! test -e pwned2'
-test_ok 'rec-chat uses the model and says so' \
-	'serve s6 good && echo "fast metal please" | rec-chat > out && wait $stub &&
-	 grep -q "\"model\":\"creator '"'"'metallica'"'"' read as '"'"'Metallica'"'"'; model: used\"" out &&
-	 grep -q "Enter Sandman\|Nothing Else Matters" out'
+printf '%s\n' '{"intro":"Two Metallica classics for you.","notes":{"1":"the riff everyone knows","2":"the slow one","9":"Stairway to Heaven"}}' > words
+test_ok 'rec-chat: the model plans and writes, and says so' \
+	'serve s6 good words && echo "fast metal please" | rec-chat > out && wait $stub &&
+	 grep -q "\"model\":\"creator '"'"'metallica'"'"' read as '"'"'Metallica'"'"'; model: used; model: wrote the reply\"" out &&
+	 grep -q "\"reply\":\"Two Metallica classics for you.\\\\n" out &&
+	 grep -q "1. Enter Sandman by Metallica: the riff everyone knows" out'
+test_ok 'rec-respond: the model writes around the items it was given' \
+	'printf "%s\n" "{\"id\":\"s05\",\"why\":\"bm25: metallica in artist\"}" "{\"id\":\"s06\"}" > two.jsonl &&
+	 serve s7 words && rec-respond -r "metal" < two.jsonl > out && wait $stub &&
+	 printf "%s\n" "Two Metallica classics for you." "1. Enter Sandman by Metallica: the riff everyone knows" \
+	   "2. Nothing Else Matters by Metallica: the slow one" | diff -u - out &&
+	 grep -q "1. Enter Sandman by Metallica (by the artist you named)" s7/request-1 &&
+	 ! grep -q "Stairway" out'
+test_ok 'rec-respond: a model answer that is not JSON leaves the template' \
+	'serve s8 prose && rec-respond -r "metal" < two.jsonl > out 2> err && wait $stub &&
+	 head -1 out | grep -q "^Here is what I found" && grep -q "the template answered" err'
+test_ok 'rec-respond: nothing found needs no model' \
+	'REC_LLM_URL=http://127.0.0.1:1/v1 rec-respond -r "metal" < /dev/null > out 2> err &&
+	 grep -q "^I found nothing" out && ! test -s err'
 
 done_testing
