@@ -85,7 +85,7 @@ main(int argc, char **argv)
 	struct rec_kb *kb;
 	struct rec_buf out = {0}, err = {0}, reply = {0}, items = {0},
 	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0},
-	    mlog = {0};
+	    mlog = {0}, emptied = {0};
 	char *msg = NULL, *bin;
 	size_t cap = 0;
 	ssize_t n;
@@ -155,6 +155,7 @@ main(int argc, char **argv)
 			rec_profile_apply(&pf, &in);
 		}
 		rec_buf_reset(&notes);
+		rec_buf_reset(&emptied);
 		for (;;) {
 			rec_plan_make(kb, &in, &plan);
 			if (plan.ask)
@@ -163,6 +164,14 @@ main(int argc, char **argv)
 			if (failed)
 				break;
 			got = count_records(out.data, out.len, NULL);
+			if (got < (size_t)(in.k < 3 ? in.k : 3)) {
+				/* the critic reads the trace: which stage
+				 * emptied the list */
+				char *e = rec_plan_emptied();
+				if (e && !emptied.len)
+					rec_buf_adds(&emptied, e);
+				free(e);
+			}
 			/* the critic: too few under constraints, relax one,
 			 * at most twice */
 			if (got >= (size_t)(in.k < 3 ? in.k : 3) || tries == 2 ||
@@ -202,6 +211,8 @@ main(int argc, char **argv)
 			rec_buf_adds(&items, "[]");
 		} else {
 			struct rec_buf r2 = {0};
+			if (emptied.len && notes.len)
+				rec_buf_printf(&notes, " (%s)", emptied.data);
 			if (rec_llm_enabled()) {
 				rec_buf_adds(&mlog, mlog.len ? "; " : "");
 				rec_respond_model(kb, &in, msg, out.data, out.len,
@@ -211,6 +222,10 @@ main(int argc, char **argv)
 				    notes.data, &r2, &items);
 			rec_buf_add(&reply, r2.data, r2.len);
 			rec_buf_free(&r2);
+			if (!count_records(out.data, out.len, NULL) &&
+			    emptied.len)
+				rec_buf_printf(&reply, "(The list emptied at %s.)\n",
+				    emptied.data);
 			count_records(out.data, out.len, &in);
 		}
 		gettimeofday(&t1, NULL);
@@ -225,6 +240,10 @@ main(int argc, char **argv)
 		rec_json_string(&line, reply.data, reply.len);
 		rec_buf_printf(&line, ",\"items\":%s,\"shell\":", items.data);
 		rec_json_string(&line, shell.data ? shell.data : "", shell.len);
+		if (emptied.len) {
+			rec_buf_adds(&line, ",\"emptied\":");
+			rec_json_string(&line, emptied.data, emptied.len);
+		}
 		rec_buf_adds(&line, ",\"relaxed\":");
 		rec_json_string(&line, notes.data ? notes.data : "", notes.len);
 		if (mlog.len) {
@@ -271,6 +290,7 @@ main(int argc, char **argv)
 	rec_buf_free(&ij);
 	rec_buf_free(&pj);
 	rec_buf_free(&mlog);
+	rec_buf_free(&emptied);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");
 	rec_exit(0);

@@ -534,6 +534,12 @@ void rec_shell_quote(struct rec_buf *b, const char *s);
  * stage failed (err says which). */
 int rec_plan_run(const struct rec_plan *p, const char *bindir,
     const char *catalog, struct rec_buf *out, struct rec_buf *err);
+/* the REC_TRACE lines of the last rec_plan_run, one JSON object per
+ * stage in the order they ended */
+const char *rec_plan_trace(void);
+/* from the trace: the first stage that had records and wrote none, as
+ * "rec-sql (-w ...) kept none of 284", or NULL */
+char *rec_plan_emptied(void);
 
 /* respond.c: the reply a person reads, from the final candidates */
 void rec_respond(struct rec_kb *kb, const struct rec_intent *in,

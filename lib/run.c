@@ -36,13 +36,75 @@ describe(struct rec_buf *err, const struct rec_stage *s, int status)
 		    WEXITSTATUS(status));
 }
 
+static struct rec_buf trace;
+
+const char *
+rec_plan_trace(void)
+{
+	return trace.data ? trace.data : "";
+}
+
+char *
+rec_plan_emptied(void)
+{
+	const char *line = rec_plan_trace();
+	char *found = NULL;
+
+	while (*line && !found) {
+		size_t n = strcspn(line, "\n"), off = 0;
+		struct rec_buf pk = {0}, err = {0};
+		msgpack_zone z;
+		msgpack_object o;
+		const msgpack_object *in, *out, *tool, *argv;
+
+		if (!rec_json_to_msgpack(line, n, &pk, NULL, &err)) {
+			msgpack_zone_init(&z, 1024);
+			msgpack_unpack(pk.data, pk.len, &off, &z, &o);
+			in = rec_map_get(&o, "in");
+			out = rec_map_get(&o, "out");
+			tool = rec_map_get(&o, "tool");
+			argv = rec_map_get(&o, "argv");
+			if (in && out && tool && in->type ==
+			    MSGPACK_OBJECT_POSITIVE_INTEGER && in->via.u64 > 0 &&
+			    out->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+			    out->via.u64 == 0 && tool->type == MSGPACK_OBJECT_STR) {
+				struct rec_buf b = {0};
+				uint32_t i;
+				rec_buf_add(&b, tool->via.str.ptr, tool->via.str.size);
+				rec_buf_adds(&b, " (");
+				for (i = 1; argv && argv->type ==
+				    MSGPACK_OBJECT_ARRAY && i < argv->via.array.size;
+				    i++)
+					if (argv->via.array.ptr[i].type ==
+					    MSGPACK_OBJECT_STR)
+						rec_buf_printf(&b, "%s%.*s", i > 1 ?
+						    " " : "", (int)argv->via.array.
+						    ptr[i].via.str.size,
+						    argv->via.array.ptr[i].via.str.ptr);
+				rec_buf_printf(&b, ") kept none of %llu",
+				    (unsigned long long)in->via.u64);
+				found = b.data;
+			}
+			msgpack_zone_destroy(&z);
+		}
+		rec_buf_free(&pk);
+		rec_buf_free(&err);
+		line += n;
+		if (*line)
+			line++;
+	}
+	return found;
+}
+
 int
 rec_plan_run(const struct rec_plan *p, const char *bindir,
     const char *catalog, struct rec_buf *out, struct rec_buf *err)
 {
 	pid_t *pid = xcalloc(p->nfilt + 2, sizeof *pid);
 	int in = -1, fd[2], errfd, status, failed = 0, devnull;
-	char tmpl[] = "/tmp/rec-run.XXXXXX", buf[65536];
+	char tmpl[] = "/tmp/rec-run.XXXXXX", ttmpl[] = "/tmp/rec-trace.XXXXXX";
+	char buf[65536];
+	int tracefd;
 	ssize_t n;
 	size_t i;
 
@@ -53,6 +115,11 @@ rec_plan_run(const struct rec_plan *p, const char *bindir,
 		rec_die("cannot create a temporary file: %m");
 	unlink(tmpl);
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	/* every stage appends its line: the critic reads them */
+	tracefd = mkstemp(ttmpl);
+	if (tracefd < 0)
+		rec_die("cannot create a temporary file: %m");
+	setenv("REC_TRACE", ttmpl, 1);
 	setenv("REC_DB", catalog, 1);
 	setenv("REC_FORMAT", "msgpack", 1);
 	/* the sources, one after another, into one stream */
@@ -143,6 +210,12 @@ rec_plan_run(const struct rec_plan *p, const char *bindir,
 		}
 	close(errfd);
 	close(devnull);
+	rec_buf_reset(&trace);
+	while ((n = read(tracefd, buf, sizeof buf)) > 0)
+		rec_buf_add(&trace, buf, (size_t)n);
+	close(tracefd);
+	unlink(ttmpl);
+	unsetenv("REC_TRACE");
 	unsetenv("REC_FORMAT");
 	free(pid);
 	return failed ? -1 : 0;

@@ -100,7 +100,13 @@ test_ok 'the session goes on in a new run' \
 	 ! grep -q "\"id\":\"$(head -1 ids)\"" out2'
 test_ok 'the critic relaxes an impossible constraint and says so' \
 	'echo "rock over 300 bpm" | rec-chat > out &&
-	 grep -q "\"relaxed\":\"'"'"'over 300 BPM'"'"'\"" out && grep -q "I relaxed" out'
+	 grep -q "\"relaxed\":\"'"'"'over 300 BPM'"'"' (rec-sql (-w ..tempo.. > 300) kept none of 3)\"" out &&
+	 grep -q "\"emptied\":\"rec-sql (-w ..tempo.. > 300) kept none of 3\"" out && grep -q "I relaxed" out'
+test_ok 'the critic reads the trace: where the list emptied' \
+	'echo "{\"dislike\":{\"creators\":[\"Beyoncé\"]}}" > nob.json &&
+	 echo "halo" | rec-chat -P nob.json > out &&
+	 grep -q "I found nothing in the catalog" out &&
+	 grep -q "(The list emptied at rec-sql (-w coalesce(..artist.., ..) <> .Beyonc..) kept none of 1.)" out'
 mkdir -p badbin && for t in "$REC_BIN"/rec-*; do ln -s "$t" badbin/; done &&
 	rm badbin/rec-rank && printf '#!/bin/sh\necho "rec-rank: out of cheese" >&2\nexit 1\n' > badbin/rec-rank &&
 	chmod +x badbin/rec-rank
