@@ -25,14 +25,14 @@ else
 O ?= build
 endif
 
-TOOLS = rec-cat rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond
+TOOLS = rec-cat rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond rec-dense
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
 BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
 MAN5 = man/rec-candidates.5
 MAN7 = man/rec.7
-BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25 $(O)/bench/cfeval
+BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25 $(O)/bench/cfeval $(O)/bench/dense
 
 REC_DATA_DIR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data))
 export REC_DATA_DIR

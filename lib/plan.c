@@ -5,7 +5,8 @@
  * catalog, then a fixed policy that turns the intent into tools.
  *
  * The policy, in order:
- *   liked items    -> rec-cf --like, rec-semid --like (when trained)
+ *   liked items    -> rec-cf --like, rec-semid --like, rec-dense --like
+ *                     (each when the catalog has what it needs)
  *   named creators -> rec-bm25 on the creator field, and rec-cf --like
  *                     their best-known items
  *   tags and words -> rec-bm25 over all text fields
@@ -95,6 +96,14 @@ rec_kb_load(const char *catalog)
 		    "space LIMIT 1", -1, &st, NULL);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			kb->semid_space = xstrdup((const char *)
+			    sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (table_has(db, "SELECT 1 FROM spaces")) {
+		sqlite3_prepare_v2(db, "SELECT name FROM spaces ORDER BY name = "
+		    "'audio' DESC, name LIMIT 1", -1, &st, NULL);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			kb->dense_space = xstrdup((const char *)
 			    sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
@@ -216,6 +225,7 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->c_year);
 	free(kb->c_date);
 	free(kb->semid_space);
+	free(kb->dense_space);
 	for (i = 0; i < kb->nc_tags; i++)
 		free(kb->c_tags[i]);
 	free(kb->c_tags);
@@ -1092,6 +1102,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (kb->semid_space)
 			stage(&p->src, &p->nsrc, "rec-semid", "-S",
 			    kb->semid_space, "-k", "100", "-l", b.data, (char *)NULL);
+		if (kb->dense_space)
+			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-S",
+			    kb->dense_space, "-k", "100", "-l", b.data,
+			    (char *)NULL);
 		rec_buf_reset(&b);
 	}
 	for (i = 0; i < in->liked_creators.n && kb->has_bm25; i++) {

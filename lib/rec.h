@@ -460,6 +460,7 @@ struct rec_kb {
 	int maxyear;
 	int has_knn, has_bm25;
 	char *semid_space;
+	char *dense_space;		/* audio, or the first space */
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);
@@ -562,6 +563,37 @@ int rec_llm_enabled(void);
 int rec_respond_model(struct rec_kb *kb, const struct rec_intent *in,
     const char *request, const char *records, size_t len, const char *notes,
     struct rec_buf *reply, struct rec_buf *items, struct rec_buf *log);
+
+/* dense.c: exact top-k by inner product or cosine over a row-major
+ * matrix (n x dim floats), close to memory bandwidth; and an IVF index
+ * (k-means lists, nprobe of them searched) for large spaces. */
+struct rec_dense_hit {
+	uint32_t row;
+	float score;
+};
+/* scores every row (rows with allow[row] == 0 are skipped when allow is
+ * given); norms: 1/|row| per row for cosine, or NULL for inner product;
+ * best k into out, best first, ties to the lower row; returns how many */
+size_t rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
+    const float *invnorm, const unsigned char *allow, size_t k,
+    struct rec_dense_hit *out);
+
+struct rec_ivf {
+	size_t nlist, dim;
+	float *centroid;	/* nlist x dim */
+	uint32_t *list;		/* rows, grouped by list */
+	size_t *start;		/* [nlist + 1] into list */
+	float *data;		/* the rows in list order: scans stay
+				 * sequential */
+};
+void rec_ivf_build(struct rec_ivf *ix, const float *m, size_t n, size_t dim,
+    size_t nlist, uint64_t seed);
+/* invnorm is indexed by the original row; the index keeps its own copy
+ * of the rows in list order */
+size_t rec_ivf_search(const struct rec_ivf *ix, const float *q,
+    const float *invnorm, size_t nprobe, size_t k,
+    struct rec_dense_hit *out);
+void rec_ivf_free(struct rec_ivf *ix);
 
 /* table.c: rows of named columns from CSV, TSV or JSONL.  A cell holds
  * zero values (null), one, or several (a JSON array; a split field),

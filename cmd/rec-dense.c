@@ -1,0 +1,293 @@
+/*
+ * rec-dense: embedding retrieval: items near seeds, near a user, or near
+ * a given vector, in one vector space of the catalog.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-dense [-aeM] [-d CATALOG] [-S SPACE] [-m METRIC] [-k N] "
+	    "[-s NAME]\n"
+	    "                 -l ID,... | -u USER | -v X,Y,...\n"
+	    "  -a, --all            search the whole catalog, ignoring "
+	    "standard input\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -e, --lenient        an unknown seed or user: a warning and "
+	    "no records\n"
+	    "  -k, --limit N        write at most N records (default 100)\n"
+	    "  -l, --like ID,...    items near these (which are left out)\n"
+	    "  -m, --metric METRIC  cosine (default) or ip (inner product)\n"
+	    "  -M, --msgpack        write msgpack instead of JSONL\n"
+	    "  -s, --as NAME        the src of the records (default dense)\n"
+	    "  -S, --space SPACE    the vector space (default: the only one)\n"
+	    "  -u, --user USER      items near the user's taste\n"
+	    "  -v, --vector X,...   items near this vector\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+static int lenient;
+
+static void __attribute__((noreturn))
+none(const char *fmt, const char *a)
+{
+	if (!lenient)
+		rec_die(fmt, a);
+	rec_warn(fmt, a);
+	rec_exit(0);
+}
+
+static char *
+only_space(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM spaces ORDER BY name", -1,
+	    &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			if (!n++)
+				s = xstrdup((const char *)
+				    sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!n)
+		rec_die("the catalog has no vector spaces (add one with "
+		    "rec-import vectors or rec-train als)");
+	if (n > 1)
+		rec_usage_die("the catalog has %d vector spaces: choose one "
+		    "with -S", n);
+	return s;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "lenient", no_argument, NULL, 'e' },
+		{ "limit", required_argument, NULL, 'k' },
+		{ "like", required_argument, NULL, 'l' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "msgpack", no_argument, NULL, 'M' },
+		{ "as", required_argument, NULL, 's' },
+		{ "space", required_argument, NULL, 'S' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "vector", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dbpath = NULL, *like = NULL, *user = NULL, *vec = NULL;
+	const char *src = "dense";
+	char *space = NULL, *why = NULL;
+	size_t limit = 100, n = 0, cap = 0, i, nh, written = 0;
+	int c, all = 0, mp = 0, cosine = 1, dim, j;
+	float *m = NULL, *q, *inv = NULL;
+	char **ids = NULL;
+	struct rec_hash idx = {0}, seeds = {0}, allow_ids = {0};
+	unsigned char *allow;
+	struct rec_dense_hit *hits;
+	struct rec_pool pool = {0};
+	struct rec_writer w;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	rec_init(argc, argv);
+	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:S:u:v:hV", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'd': dbpath = optarg; break;
+		case 'e': lenient = 1; break;
+		case 'k': limit = rec_arg_count("-k", optarg); break;
+		case 'l': like = optarg; break;
+		case 'm':
+			if (!strcmp(optarg, "ip"))
+				cosine = 0;
+			else if (strcmp(optarg, "cosine"))
+				rec_usage_die("--metric: unknown metric '%s' "
+				    "(cosine or ip)", optarg);
+			break;
+		case 'M': mp = 1; break;
+		case 's': src = optarg; break;
+		case 'S': space = xstrdup(optarg); break;
+		case 'u': user = optarg; break;
+		case 'v': vec = optarg; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	if (optind < argc)
+		rec_usage_die("unexpected argument '%s'", argv[optind]);
+	if (!!like + !!user + !!vec != 1)
+		rec_usage_die("give one of --like, --user and --vector");
+	db = rec_catalog_open(dbpath);
+	if (!space)
+		space = only_space(db);
+	dim = rec_catalog_space(db, space);
+	if (!dim)
+		rec_die("no vector space '%s' in the catalog", space);
+	/* the space, in memory */
+	if (sqlite3_prepare_v2(db, "SELECT id, vec FROM vectors WHERE space = ? "
+	    "ORDER BY id", -1, &st, NULL))
+		rec_sqlite_die(db, "vectors");
+	sqlite3_bind_text(st, 1, space, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_bytes(st, 1) != dim * 4)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			m = xrealloc(m, cap * (size_t)dim * sizeof *m);
+			ids = xrealloc(ids, cap * sizeof *ids);
+		}
+		memcpy(m + n * (size_t)dim, sqlite3_column_blob(st, 1),
+		    (size_t)dim * 4);
+		ids[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		rec_hash_put(&idx, ids[n], strlen(ids[n]), NULL);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (cosine) {
+		inv = xmalloc((n + 1) * sizeof *inv);
+		for (i = 0; i < n; i++) {
+			double s = 0;
+			for (j = 0; j < dim; j++)
+				s += (double)m[i * dim + j] * m[i * dim + j];
+			inv[i] = s > 0 ? (float)(1 / sqrt(s)) : 0;
+		}
+	}
+	q = xcalloc((size_t)dim + 1, sizeof *q);
+	if (vec) {
+		const char *p = vec;
+		char *end;
+		for (j = 0; j < dim; j++) {
+			q[j] = strtof(p, &end);
+			if (end == p)
+				rec_usage_die("--vector: not %d numbers: '%s'", dim,
+				    vec);
+			p = end;
+			if (*p == ',')
+				p++;
+		}
+		if (*p)
+			rec_usage_die("--vector: more than %d numbers (the "
+			    "dimension of %s)", dim, space);
+		why = xstrdup("dense: near the vector given");
+	} else {
+		/* the seeds' mean direction; a user: their factors when the
+		 * space is a trained model's, else their history's */
+		struct rec_buf b = {0};
+		size_t got = 0;
+		if (user) {
+			float *uv = xcalloc((size_t)dim + 1, sizeof *uv);
+			sqlite3_stmt *u;
+			if (sqlite3_prepare_v2(db, "SELECT vec FROM user_vectors "
+			    "WHERE space = ? AND user = ?", -1, &u, NULL) ==
+			    SQLITE_OK) {
+				sqlite3_bind_text(u, 1, space, -1, SQLITE_STATIC);
+				sqlite3_bind_text(u, 2, user, -1, SQLITE_STATIC);
+				if (sqlite3_step(u) == SQLITE_ROW &&
+				    sqlite3_column_bytes(u, 0) == dim * 4) {
+					memcpy(q, sqlite3_column_blob(u, 0),
+					    (size_t)dim * 4);
+					got = 1;
+				}
+				sqlite3_finalize(u);
+			}
+			free(uv);
+			sqlite3_prepare_v2(db, "SELECT item FROM interactions "
+			    "WHERE user = ?", -1, &u, NULL);
+			sqlite3_bind_text(u, 1, user, -1, SQLITE_STATIC);
+			while (sqlite3_step(u) == SQLITE_ROW)
+				rec_hash_put(&seeds, (const char *)
+				    sqlite3_column_text(u, 0),
+				    (size_t)sqlite3_column_bytes(u, 0), NULL);
+			sqlite3_finalize(u);
+			if (!seeds.n && !got)
+				none("user '%s' has no history (a cold start)",
+				    user);
+			rec_buf_printf(&b, "dense: near your taste in %s", space);
+		} else {
+			char *copy = xstrdup(like), *tok, *save = NULL;
+			for (tok = strtok_r(copy, ",", &save); tok;
+			    tok = strtok_r(NULL, ",", &save)) {
+				if (rec_hash_get(&idx, tok, strlen(tok)) ==
+				    (size_t)-1)
+					none("no vector for '%s' in this space",
+					    tok);
+				rec_hash_put(&seeds, tok, strlen(tok), NULL);
+			}
+			free(copy);
+			rec_buf_printf(&b, "dense: near %s in %s", like, space);
+		}
+		for (i = 0; !got && i < seeds.n; i++) {
+			size_t r = rec_hash_get(&idx, seeds.key[i],
+			    seeds.keylen[i]);
+			double s = 0;
+			if (r == (size_t)-1)
+				continue;
+			for (j = 0; j < dim; j++)
+				s += (double)m[r * dim + j] * m[r * dim + j];
+			s = s > 0 ? 1 / sqrt(s) : 0;
+			for (j = 0; j < dim; j++)
+				q[j] += (float)(m[r * dim + j] * s);
+		}
+		why = b.data;
+	}
+	allow = xmalloc(n + 1);
+	memset(allow, 1, n + 1);
+	for (i = 0; i < seeds.n; i++) {
+		size_t r = rec_hash_get(&idx, seeds.key[i], seeds.keylen[i]);
+		if (r != (size_t)-1)
+			allow[r] = 0;
+	}
+	if (!all && rec_stdin_is_pool()) {
+		struct rec_reader r;
+		rec_reader_init(&r, 0, "stdin");
+		rec_pool_read(&pool, &r);
+		rec_reader_free(&r);
+		for (i = 0; i < pool.ids.n; i++)
+			rec_hash_put(&allow_ids, pool.ids.key[i],
+			    pool.ids.keylen[i], NULL);
+		for (i = 0; i < n; i++)
+			if (rec_hash_get(&allow_ids, ids[i], strlen(ids[i])) ==
+			    (size_t)-1)
+				allow[i] = 0;
+	}
+	hits = xmalloc((limit + 1) * sizeof *hits);
+	nh = rec_dense_topk(m, n, (size_t)dim, q, inv, allow, limit, hits);
+	rec_writer_init(&w, 1, mp);
+	for (i = 0; i < nh && written < limit; i++) {
+		const char *id = ids[hits[i].row];
+		written += rec_write_scored(&w, pool.n ? &pool : NULL, id,
+		    strlen(id), hits[i].score, src, why, limit - written);
+	}
+	rec_writer_close(&w);
+	rec_trace_count(pool.n, written);
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	free(m);
+	free(inv);
+	free(q);
+	free(allow);
+	free(hits);
+	free(why);
+	free(space);
+	rec_hash_free(&idx);
+	rec_hash_free(&seeds);
+	rec_hash_free(&allow_ids);
+	rec_pool_free(&pool);
+	sqlite3_close(db);
+	rec_exit(0);
+}
