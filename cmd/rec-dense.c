@@ -15,7 +15,7 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: rec-dense [-aeM] [-d CATALOG] [-S SPACE] [-m METRIC] [-k N] "
 	    "[-s NAME]\n"
-	    "                 -l ID,... | -u USER | -v X,Y,...\n"
+	    "                 -l ID,... | -u USER | -v X,Y,... | -t TEXT\n"
 	    "  -a, --all            search the whole catalog, ignoring "
 	    "standard input\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
@@ -27,6 +27,8 @@ usage(FILE *fp)
 	    "  -M, --msgpack        write msgpack instead of JSONL\n"
 	    "  -s, --as NAME        the src of the records (default dense)\n"
 	    "  -S, --space SPACE    the vector space (default: the only one)\n"
+	    "  -t, --text TEXT      items near the text, embedded through "
+	    "REC_LLM_URL\n"
 	    "  -u, --user USER      items near the user's taste\n"
 	    "  -v, --vector X,...   items near this vector\n"
 	    "  -h, --help           print this help\n"
@@ -83,11 +85,13 @@ main(int argc, char **argv)
 		{ "space", required_argument, NULL, 'S' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "vector", required_argument, NULL, 'v' },
+		{ "text", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *like = NULL, *user = NULL, *vec = NULL;
+	const char *text = NULL;
 	const char *src = "dense";
 	char *space = NULL, *why = NULL;
 	size_t limit = 100, n = 0, cap = 0, i, nh, written = 0;
@@ -103,7 +107,7 @@ main(int argc, char **argv)
 	sqlite3_stmt *st;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:S:u:v:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:S:t:u:v:hV", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;
@@ -123,14 +127,15 @@ main(int argc, char **argv)
 		case 'S': space = xstrdup(optarg); break;
 		case 'u': user = optarg; break;
 		case 'v': vec = optarg; break;
+		case 't': text = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
 	if (optind < argc)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
-	if (!!like + !!user + !!vec != 1)
-		rec_usage_die("give one of --like, --user and --vector");
+	if (!!like + !!user + !!vec + !!text != 1)
+		rec_usage_die("give one of --like, --user, --vector and --text");
 	db = rec_catalog_open(dbpath);
 	if (!space)
 		space = only_space(db);
@@ -167,7 +172,27 @@ main(int argc, char **argv)
 		}
 	}
 	q = xcalloc((size_t)dim + 1, sizeof *q);
-	if (vec) {
+	if (text) {
+		struct rec_buf err = {0};
+		float *e;
+		size_t edim;
+		if (!rec_llm_enabled())
+			rec_usage_die("--text needs REC_LLM_URL (an /embeddings "
+			    "server)");
+		if (rec_llm_embed(&text, 1, &e, &edim, &err) < 0)
+			rec_die("--text: %s", err.data);
+		if (edim != (size_t)dim)
+			rec_die("--text: the embedding has dimension %zu, the "
+			    "space '%s' %d", edim, space, dim);
+		memcpy(q, e, (size_t)dim * sizeof *q);
+		free(e);
+		rec_buf_free(&err);
+		{
+			struct rec_buf b = {0};
+			rec_buf_printf(&b, "dense: near '%s' in %s", text, space);
+			why = b.data;
+		}
+	} else if (vec) {
 		const char *p = vec;
 		char *end;
 		for (j = 0; j < dim; j++) {

@@ -34,7 +34,7 @@ usage(FILE *fp)
 	    "[-R OLD=NEW] [-x COL,...]\n"
 	    "                  [-S COL=SEP] [-r COL=ROLE] [-t COL=TYPE] FILE\n"
 	    "       rec-import -d CATALOG vectors -a SPACE [-n IDS] FILE | "
-	    "-c COL,...\n"
+	    "-c COL,... | -E COL,...\n"
 	    "  -d, --db CATALOG        the catalog to build or extend\n"
 	    "  -F, --format FMT        csv, tsv or jsonl (default: from the "
 	    "name; csv)\n"
@@ -70,6 +70,8 @@ usage(FILE *fp)
 	    "standardised\n"
 	    "  -n, --ids FILE          vectors: the ids of a .npy or .fvecs "
 	    "file, a line each\n"
+	    "  -E, --embed COL,...     vectors: these columns' text through "
+	    "REC_LLM_URL's /embeddings\n"
 	    "  -h, --help              print this help\n"
 	    "  -V, --version           print the version\n");
 }
@@ -86,7 +88,7 @@ struct opts {
 	const char *nulls[33];
 	size_t nnulls;
 	const char *id, *user, *weight, *time, *key, *on, *member;
-	const char *space, *columns, *ids;
+	const char *space, *columns, *ids, *embed;
 	struct pair *rename, *split, *role, *type, *extract;
 	size_t nrename, nsplit, nrole, ntype, nextract;
 	char **drop, **list;
@@ -1178,6 +1180,8 @@ vec_npy(struct vecset *s, const char *path, char **ids, size_t nids)
 	hdr = xcalloc(hlen + 1, 1);
 	if (fread(hdr, 1, hlen, fp) != hlen)
 		rec_die("%s: truncated header", path);
+	for (p = hdr + strlen(hdr); p > hdr && (p[-1] == ' ' || p[-1] == '\n');)
+		*--p = 0;	/* the padding */
 	if (!strstr(hdr, "'<f4'"))
 		rec_die("%s: not float32 ('<f4'): %s", path, hdr);
 	if (strstr(hdr, "'fortran_order': True"))
@@ -1298,6 +1302,61 @@ vec_columns(struct vecset *s, sqlite3 *db, const char *list)
 	rec_buf_free(&sql);
 }
 
+/* a space from an /embeddings endpoint: each item's text columns */
+static void
+vec_embed(struct vecset *s, sqlite3 *db, const char *list)
+{
+	struct rec_buf sql = {0}, err = {0};
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	char **txt = NULL, **idv = NULL;
+	size_t n = 0, cap = 0, i, dim, b;
+	sqlite3_stmt *st;
+	float *v;
+
+	rec_buf_adds(&sql, "SELECT id, ''");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (!rec_catalog_column(db, tok, NULL, NULL, 0))
+			rec_usage_die("--embed: no column '%s'", tok);
+		rec_buf_printf(&sql, " || coalesce(\"%s\", '') || ' '", tok);
+	}
+	rec_buf_adds(&sql, " FROM items ORDER BY rowid");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			txt = xrealloc(txt, cap * sizeof *txt);
+			idv = xrealloc(idv, cap * sizeof *idv);
+		}
+		idv[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		txt[n++] = xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	for (b = 0; b < n; b += 64) {
+		size_t m = n - b < 64 ? n - b : 64;
+		if (rec_llm_embed((const char *const *)txt + b, m, &v, &dim,
+		    &err) < 0)
+			rec_die("vectors: %s", err.data);
+		if (s->dim && dim != s->dim)
+			rec_die("vectors: the server changed dimension (%zu, "
+			    "then %zu)", s->dim, dim);
+		s->dim = dim;
+		for (i = 0; i < m; i++)
+			vec_add(s, idv[b + i], v + i * dim);
+		free(v);
+	}
+	for (i = 0; i < n; i++) {
+		free(txt[i]);
+		free(idv[i]);
+	}
+	free(txt);
+	free(idv);
+	free(copy);
+	rec_buf_free(&sql);
+	rec_buf_free(&err);
+}
+
 static void
 do_vectors(void)
 {
@@ -1312,11 +1371,13 @@ do_vectors(void)
 
 	if (!o.space)
 		rec_usage_die("vectors: --space is required");
-	if (!o.columns && !o.file)
-		rec_usage_die("vectors: give a FILE or --columns");
+	if (!o.columns && !o.file && !o.embed)
+		rec_usage_die("vectors: give a FILE, --columns or --embed");
 	db = rec_catalog_edit(o.db, 0, 0);
 	vec_tables(db);
-	if (o.columns)
+	if (o.embed)
+		vec_embed(&s, db, o.embed);
+	else if (o.columns)
 		vec_columns(&s, db, o.columns);
 	else {
 		dot = strrchr(o.file, '.');
@@ -1333,8 +1394,8 @@ do_vectors(void)
 			vec_jsonl(&s, o.file);
 	}
 	if (!s.n)
-		rec_die("vectors: no vectors in '%s'", o.columns ? "items" :
-		    o.file);
+		rec_die("vectors: no vectors in '%s'", o.columns || o.embed ?
+		    "items" : o.file);
 	load_ids(db, &ids);
 	rec_sql_exec(db, "SAVEPOINT v", "vectors");
 	if (sqlite3_prepare_v2(db, "DELETE FROM vectors WHERE space = ?", -1,
@@ -1348,8 +1409,8 @@ do_vectors(void)
 		rec_sqlite_die(db, "spaces");
 	sqlite3_bind_text(st, 1, o.space, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)s.dim);
-	sqlite3_bind_text(st, 3, o.columns ? o.columns : o.file, -1,
-	    SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, o.embed ? "embeddings" : o.columns ?
+	    o.columns : o.file, -1, SQLITE_STATIC);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO vectors VALUES(?, "
@@ -1451,6 +1512,7 @@ main(int argc, char **argv)
 		{ "space", required_argument, NULL, 'a' },
 		{ "columns", required_argument, NULL, 'c' },
 		{ "ids", required_argument, NULL, 'n' },
+		{ "embed", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1459,7 +1521,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv,
-	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:a:c:n:hV", longopts, NULL)) != -1)
+	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:a:c:n:E:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'F':
@@ -1512,12 +1574,13 @@ main(int argc, char **argv)
 		case 'a': o.space = optarg; break;
 		case 'c': o.columns = optarg; break;
 		case 'n': o.ids = optarg; break;
+		case 'E': o.embed = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
 	if (argc - optind == 1 && !strcmp(argv[optind], "vectors") &&
-	    o.columns)
+	    (o.columns || o.embed))
 		o.mode = argv[optind];
 	else if (argc - optind != 2)
 		rec_usage_die("expected a step (items, interactions, users, "

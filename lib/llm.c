@@ -121,3 +121,131 @@ out:
 	rec_buf_free(&jerr);
 	return ret;
 }
+
+int
+rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
+    struct rec_buf *err)
+{
+	const char *base = getenv("REC_LLM_URL"), *key = getenv("REC_LLM_KEY");
+	const char *model = getenv("REC_EMBED_MODEL");
+	struct rec_buf url = {0}, body = {0}, reply = {0}, auth = {0},
+	    pack = {0}, jerr = {0};
+	struct curl_slist *hdr = NULL;
+	msgpack_zone zone;
+	msgpack_object o;
+	const msgpack_object *data;
+	CURL *c;
+	CURLcode rc;
+	long code = 0;
+	size_t i, off = 0;
+	uint32_t j;
+	int ret = -1;
+
+	*out = NULL;
+	*dim = 0;
+	rec_buf_reset(err);
+	if (!base || !*base) {
+		rec_buf_adds(err, "REC_LLM_URL is not set");
+		return -1;
+	}
+	if (!model || !*model)
+		model = getenv("REC_LLM_MODEL");
+	if (!model || !*model)
+		model = "default";
+	rec_buf_adds(&url, base);
+	while (url.len && url.data[url.len - 1] == '/')
+		url.data[--url.len] = 0;
+	rec_buf_adds(&url, "/embeddings");
+	rec_buf_adds(&body, "{\"model\":");
+	rec_json_string(&body, model, strlen(model));
+	rec_buf_adds(&body, ",\"input\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			rec_buf_addc(&body, ',');
+		rec_json_string(&body, texts[i], strlen(texts[i]));
+	}
+	rec_buf_adds(&body, "]}");
+	c = curl_easy_init();
+	if (!c) {
+		rec_buf_adds(err, "cannot start libcurl");
+		goto out;
+	}
+	hdr = curl_slist_append(hdr, "Content-Type: application/json");
+	if (key && *key) {
+		rec_buf_printf(&auth, "Authorization: Bearer %s", key);
+		hdr = curl_slist_append(hdr, auth.data);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url.data);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body.len);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK) {
+		rec_buf_printf(err, "%s: %s", url.data, curl_easy_strerror(rc));
+		goto out;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	if (code != 200) {
+		rec_buf_printf(err, "%s: HTTP %ld", url.data, code);
+		goto out;
+	}
+	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
+	    NULL, &jerr)) {
+		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
+		    jerr.data);
+		goto out;
+	}
+	msgpack_zone_init(&zone, 4096);
+	msgpack_unpack(pack.data, pack.len, &off, &zone, &o);
+	data = rec_map_get(&o, "data");
+	if (!data || data->type != MSGPACK_OBJECT_ARRAY ||
+	    data->via.array.size != n) {
+		rec_buf_printf(err, "%s: expected data with %zu embeddings",
+		    url.data, n);
+		msgpack_zone_destroy(&zone);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const msgpack_object *e = rec_map_get(&data->via.array.ptr[i],
+		    "embedding");
+		if (!e || e->type != MSGPACK_OBJECT_ARRAY || !e->via.array.size ||
+		    (*dim && e->via.array.size != *dim)) {
+			rec_buf_printf(err, "%s: embedding %zu is missing or of "
+			    "another dimension", url.data, i);
+			free(*out);
+			*out = NULL;
+			msgpack_zone_destroy(&zone);
+			goto out;
+		}
+		if (!*dim) {
+			*dim = e->via.array.size;
+			*out = xmalloc(n * *dim * sizeof **out);
+		}
+		for (j = 0; j < e->via.array.size; j++) {
+			const msgpack_object *v = &e->via.array.ptr[j];
+			(*out)[i * *dim + j] = v->type == MSGPACK_OBJECT_FLOAT64 ||
+			    v->type == MSGPACK_OBJECT_FLOAT32 ? (float)v->via.f64 :
+			    v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ?
+			    (float)v->via.u64 : v->type ==
+			    MSGPACK_OBJECT_NEGATIVE_INTEGER ? (float)v->via.i64 : 0;
+		}
+	}
+	msgpack_zone_destroy(&zone);
+	ret = 0;
+out:
+	if (c)
+		curl_easy_cleanup(c);
+	curl_slist_free_all(hdr);
+	rec_buf_free(&url);
+	rec_buf_free(&body);
+	rec_buf_free(&reply);
+	rec_buf_free(&auth);
+	rec_buf_free(&pack);
+	rec_buf_free(&jerr);
+	return ret;
+}

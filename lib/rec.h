@@ -553,6 +553,11 @@ void rec_respond(struct rec_kb *kb, const struct rec_intent *in,
  * assistant's content in out, or -1 with the reason in err. */
 int rec_llm_chat(const char *messages, struct rec_buf *out,
     struct rec_buf *err);
+/* Embeddings of n texts from REC_LLM_URL's /embeddings (model
+ * REC_EMBED_MODEL, else REC_LLM_MODEL): 0 with *out (n x *dim floats,
+ * caller frees), or -1 with err */
+int rec_llm_embed(const char *const *texts, size_t n, float **out,
+    size_t *dim, struct rec_buf *err);
 /* 1 if a model is configured */
 int rec_llm_enabled(void);
 

@@ -29,7 +29,7 @@ test_ok 'a pool is scored and filtered, keys kept' \
 test_fail 'a seed without a vector' 1 "no vector for 's09' in this space" 'rec-dense -l s09 < /dev/null'
 test_fail 'a vector of the wrong length' 2 "more than 2 numbers" 'rec-dense -v 1,2,3 < /dev/null'
 test_fail 'an unknown space' 1 "no vector space 'audio'" 'rec-dense -S audio -l s01 < /dev/null'
-test_fail 'one query at a time' 2 'give one of --like, --user and --vector' 'rec-dense -l s01 -v 1,0 < /dev/null'
+test_fail 'one query at a time' 2 'give one of --like, --user, --vector and --text' 'rec-dense -l s01 -v 1,0 < /dev/null'
 test_fail 'two spaces: name one' 2 'choose one with -S' \
 	'rec-import -d d.db vectors -a other v.jsonl && rec-dense -l s01 < /dev/null'
 test_ok 'the planner sends liked items to rec-dense' \

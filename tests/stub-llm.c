@@ -1,10 +1,11 @@
 /*
  * tests/stub-llm.c: a stand-in for an OpenAI-compatible server, on
  * loopback.  For each REPLY file in turn it accepts one request, checks
- * it (POST to .../chat/completions, a JSON body with "model" and
- * "messages", the Authorization header when STUB_KEY is set), saves it
- * as LOGDIR/request-N, and answers with the file's text as the
- * assistant's message.  The port goes to PORTFILE.  It exits 1 if a
+ * it (POST to .../chat/completions or .../embeddings, a JSON body with
+ * "model" and "messages" or "input", the Authorization header when
+ * STUB_KEY is set), saves it as LOGDIR/request-N, and answers with the
+ * file's text as the assistant's message, or as the whole body when
+ * the file's name ends in .raw.  The port goes to PORTFILE.  It exits 1 if a
  * request was wrong, and gives up after 20 seconds.
  *
  * usage: stub-llm PORTFILE LOGDIR REPLY ...
@@ -101,8 +102,9 @@ main(int argc, char **argv)
 		}
 		msgpack_zone_init(&z, 4096);
 		if (strncmp(req.data, "POST ", 5) ||
-		    !strstr(req.data, "/chat/completions HTTP/1."))
-			why = "not a POST to /chat/completions";
+		    (!strstr(req.data, "/chat/completions HTTP/1.") &&
+		    !strstr(req.data, "/embeddings HTTP/1.")))
+			why = "not a POST to /chat/completions or /embeddings";
 		else if (key && !strstr(req.data, key))
 			why = "no Authorization with the key";
 		else if (rec_json_to_msgpack(req.data + bodyat, req.len - bodyat,
@@ -111,10 +113,12 @@ main(int argc, char **argv)
 		else {
 			msgpack_unpack(pk.data, pk.len, &off, &z, &o);
 			if (!rec_map_get(&o, "model") ||
-			    !rec_map_get(&o, "messages") ||
+			    ((!rec_map_get(&o, "messages") ||
 			    rec_map_get(&o, "messages")->type !=
-			    MSGPACK_OBJECT_ARRAY)
-				why = "no model or messages";
+			    MSGPACK_OBJECT_ARRAY) && (!rec_map_get(&o, "input") ||
+			    rec_map_get(&o, "input")->type !=
+			    MSGPACK_OBJECT_ARRAY)))
+				why = "no model, or no messages or input";
 		}
 		if (why) {
 			bad = 1;
@@ -131,12 +135,18 @@ main(int argc, char **argv)
 			fclose(rf);
 			while (text.len && text.data[text.len - 1] == '\n')
 				text.data[--text.len] = 0;
+			/* a .raw file is the whole body (for /embeddings) */
+			if (strlen(argv[i]) > 4 && !strcmp(argv[i] +
+			    strlen(argv[i]) - 4, ".raw"))
+				rec_buf_add(&body, text.data, text.len);
+			else {
 			rec_buf_adds(&body, "{\"id\":\"stub\",\"object\":"
 			    "\"chat.completion\",\"choices\":[{\"index\":0,"
 			    "\"message\":{\"role\":\"assistant\",\"content\":");
 			rec_json_string(&body, text.data ? text.data : "",
 			    text.len);
 			rec_buf_adds(&body, "},\"finish_reason\":\"stop\"}]}");
+			}
 			rec_buf_printf(&reply, "HTTP/1.1 200 OK\r\nContent-Type: "
 			    "application/json\r\nContent-Length: %zu\r\n"
 			    "Connection: close\r\n\r\n", body.len);
