@@ -12,12 +12,15 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: rec-plan [-j] [-d CATALOG] [-D DEMOS] [-S SESSION] "
-	    "[-u USER] [MESSAGE ...]\n"
+	    "usage: rec-plan [-j] [-d CATALOG] [-D DEMOS] [-P PROFILE] "
+	    "[-S SESSION] [-u USER]\n"
+	    "                [MESSAGE ...]\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
 	    "  -D, --demos FILE     with a model: example requests and "
 	    "intents, JSONL\n"
 	    "  -j, --json           the intent and the plan as JSON\n"
+	    "  -P, --profile FILE   the person's likes and dislikes "
+	    "(rec-chat's), read only\n"
 	    "  -S, --session FILE   the conversation so far (rec-chat's), for "
 	    "references\n"
 	    "  -u, --user USER      the person, when the catalog knows them\n"
@@ -32,6 +35,7 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "demos", required_argument, NULL, 'D' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
@@ -39,7 +43,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *session = NULL, *user = NULL;
-	const char *demos = NULL;
+	const char *demos = NULL, *profile = NULL;
 	struct rec_buf log = {0};
 	int model = -2;
 	struct rec_buf msg = {0}, out = {0};
@@ -51,11 +55,12 @@ main(int argc, char **argv)
 	size_t n;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":d:D:jS:u:hV", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":d:D:jP:S:u:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
 		case 'j': json = 1; break;
 		case 'D': demos = optarg; break;
+		case 'P': profile = optarg; break;
 		case 'S': session = optarg; break;
 		case 'u': user = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -87,6 +92,12 @@ main(int argc, char **argv)
 		rec_intent_parse(kb, msg.data, have ? &prev : NULL, &in);
 	if (user && !in.user)
 		in.user = xstrdup(user);
+	if (profile) {
+		struct rec_profile pf;
+		rec_profile_load(&pf, profile);
+		rec_profile_apply(&pf, &in);
+		rec_profile_free(&pf);
+	}
 	rec_plan_make(kb, &in, &plan);
 	if (json) {
 		rec_buf_adds(&out, "{\"intent\":");

@@ -131,6 +131,9 @@ test_ok 'a liked item is kept and boosts later plans' \
 	 first=$(sed -n 1p out | sed "s/.*\"items\":\[{\"id\":\"\([^\"]*\)\".*/\1/") &&
 	 grep -qF "\"like\":{\"items\":[\"$first\"]" prof2.json &&
 	 echo "pop" | rec-chat -P prof2.json | grep -qF -- "-l $first -L 0.2"'
+test_ok 'rec-plan reads a profile' \
+	'echo "{\"dislike\":{\"tags\":[\"edm\"]},\"like\":{\"items\":[\"s07\"]}}" > p3.json &&
+	 rec-plan -P p3.json "pop" > out && grep -qF -f want-notedm out && grep -q -- "-l s07 -L 0.2" out'
 test_fail 'a profile that is not JSON' 1 "profile 'bad.json': " \
 	'echo "{nope" > bad.json; echo rock | rec-chat -P bad.json'
 test_ok 'a stale index is a failure with its reason' \
