@@ -28,67 +28,83 @@ gather(char *p, size_t size, size_t n, void *data)
 	return size * n;
 }
 
-int
-rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
+/* POSTs the JSON body to REC_LLM_URL + suffix: 0 with the reply's body
+ * in reply and the URL in url, or -1 with the reason in err */
+static int
+post_json(const char *suffix, const struct rec_buf *body,
+    struct rec_buf *url, struct rec_buf *reply, struct rec_buf *err)
 {
-	const char *base = getenv("REC_LLM_URL"), *model = getenv("REC_LLM_MODEL");
-	const char *key = getenv("REC_LLM_KEY"), *t = getenv("REC_LLM_TIMEOUT");
-	struct rec_buf url = {0}, body = {0}, reply = {0}, auth = {0},
-	    pack = {0}, jerr = {0};
+	const char *base = getenv("REC_LLM_URL"), *key = getenv("REC_LLM_KEY");
+	const char *t = getenv("REC_LLM_TIMEOUT");
+	struct rec_buf auth = {0};
 	struct curl_slist *hdr = NULL;
-	msgpack_zone zone;
-	msgpack_object o;
-	const msgpack_object *ch, *msg, *content;
-	CURL *c;
-	CURLcode rc;
 	long code = 0, timeout = t && *t ? atol(t) : 60;
-	size_t off = 0;
+	CURLcode rc;
+	CURL *c;
 	int ret = -1;
 
-	rec_buf_reset(out);
-	rec_buf_reset(err);
 	if (!base || !*base) {
 		rec_buf_adds(err, "REC_LLM_URL is not set");
 		return -1;
 	}
-	rec_buf_adds(&url, base);
-	while (url.len && url.data[url.len - 1] == '/')
-		url.data[--url.len] = 0;
-	rec_buf_adds(&url, "/chat/completions");
-	rec_buf_adds(&body, "{\"model\":");
-	model = model && *model ? model : "default";
-	rec_json_string(&body, model, strlen(model));
-	rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":{\"type\":"
-	    "\"json_object\"},\"messages\":%s}", messages);
+	rec_buf_adds(url, base);
+	while (url->len && url->data[url->len - 1] == '/')
+		url->data[--url->len] = 0;
+	rec_buf_adds(url, suffix);
 	c = curl_easy_init();
 	if (!c) {
 		rec_buf_adds(err, "cannot start libcurl");
-		goto out;
+		return -1;
 	}
 	hdr = curl_slist_append(hdr, "Content-Type: application/json");
 	if (key && *key) {
 		rec_buf_printf(&auth, "Authorization: Bearer %s", key);
 		hdr = curl_slist_append(hdr, auth.data);
 	}
-	curl_easy_setopt(c, CURLOPT_URL, url.data);
+	curl_easy_setopt(c, CURLOPT_URL, url->data);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body.len);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body->data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body->len);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, reply);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	rc = curl_easy_perform(c);
-	if (rc != CURLE_OK) {
-		rec_buf_printf(err, "%s: %s", url.data, curl_easy_strerror(rc));
+	if (rc != CURLE_OK)
+		rec_buf_printf(err, "%s: %s", url->data, curl_easy_strerror(rc));
+	else if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code),
+	    code != 200)
+		rec_buf_printf(err, "%s: HTTP %ld", url->data, code);
+	else
+		ret = 0;
+	curl_easy_cleanup(c);
+	curl_slist_free_all(hdr);
+	rec_buf_free(&auth);
+	return ret;
+}
+
+int
+rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
+{
+	const char *model = getenv("REC_LLM_MODEL");
+	struct rec_buf url = {0}, body = {0}, reply = {0}, pack = {0},
+	    jerr = {0};
+	msgpack_zone zone;
+	msgpack_object o;
+	const msgpack_object *ch, *msg, *content;
+	size_t off = 0;
+	int ret = -1;
+
+	rec_buf_reset(out);
+	rec_buf_reset(err);
+	rec_buf_adds(&body, "{\"model\":");
+	model = model && *model ? model : "default";
+	rec_json_string(&body, model, strlen(model));
+	rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":{\"type\":"
+	    "\"json_object\"},\"messages\":%s}", messages);
+	if (post_json("/chat/completions", &body, &url, &reply, err) < 0)
 		goto out;
-	}
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	if (code != 200) {
-		rec_buf_printf(err, "%s: HTTP %ld", url.data, code);
-		goto out;
-	}
 	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
 	    NULL, &jerr)) {
 		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
@@ -110,13 +126,9 @@ rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
 	}
 	msgpack_zone_destroy(&zone);
 out:
-	if (c)
-		curl_easy_cleanup(c);
-	curl_slist_free_all(hdr);
 	rec_buf_free(&url);
 	rec_buf_free(&body);
 	rec_buf_free(&reply);
-	rec_buf_free(&auth);
 	rec_buf_free(&pack);
 	rec_buf_free(&jerr);
 	return ret;
@@ -126,17 +138,12 @@ int
 rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
     struct rec_buf *err)
 {
-	const char *base = getenv("REC_LLM_URL"), *key = getenv("REC_LLM_KEY");
 	const char *model = getenv("REC_EMBED_MODEL");
-	struct rec_buf url = {0}, body = {0}, reply = {0}, auth = {0},
-	    pack = {0}, jerr = {0};
-	struct curl_slist *hdr = NULL;
+	struct rec_buf url = {0}, body = {0}, reply = {0}, pack = {0},
+	    jerr = {0};
 	msgpack_zone zone;
 	msgpack_object o;
 	const msgpack_object *data;
-	CURL *c;
-	CURLcode rc;
-	long code = 0;
 	size_t i, off = 0;
 	uint32_t j;
 	int ret = -1;
@@ -144,18 +151,10 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 	*out = NULL;
 	*dim = 0;
 	rec_buf_reset(err);
-	if (!base || !*base) {
-		rec_buf_adds(err, "REC_LLM_URL is not set");
-		return -1;
-	}
 	if (!model || !*model)
 		model = getenv("REC_LLM_MODEL");
 	if (!model || !*model)
 		model = "default";
-	rec_buf_adds(&url, base);
-	while (url.len && url.data[url.len - 1] == '/')
-		url.data[--url.len] = 0;
-	rec_buf_adds(&url, "/embeddings");
 	rec_buf_adds(&body, "{\"model\":");
 	rec_json_string(&body, model, strlen(model));
 	rec_buf_adds(&body, ",\"input\":[");
@@ -165,35 +164,8 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 		rec_json_string(&body, texts[i], strlen(texts[i]));
 	}
 	rec_buf_adds(&body, "]}");
-	c = curl_easy_init();
-	if (!c) {
-		rec_buf_adds(err, "cannot start libcurl");
+	if (post_json("/embeddings", &body, &url, &reply, err) < 0)
 		goto out;
-	}
-	hdr = curl_slist_append(hdr, "Content-Type: application/json");
-	if (key && *key) {
-		rec_buf_printf(&auth, "Authorization: Bearer %s", key);
-		hdr = curl_slist_append(hdr, auth.data);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url.data);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body.len);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	rc = curl_easy_perform(c);
-	if (rc != CURLE_OK) {
-		rec_buf_printf(err, "%s: %s", url.data, curl_easy_strerror(rc));
-		goto out;
-	}
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	if (code != 200) {
-		rec_buf_printf(err, "%s: HTTP %ld", url.data, code);
-		goto out;
-	}
 	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
 	    NULL, &jerr)) {
 		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
@@ -238,13 +210,9 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 	msgpack_zone_destroy(&zone);
 	ret = 0;
 out:
-	if (c)
-		curl_easy_cleanup(c);
-	curl_slist_free_all(hdr);
 	rec_buf_free(&url);
 	rec_buf_free(&body);
 	rec_buf_free(&reply);
-	rec_buf_free(&auth);
 	rec_buf_free(&pack);
 	rec_buf_free(&jerr);
 	return ret;
