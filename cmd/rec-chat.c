@@ -65,6 +65,67 @@ count_records(const char *p, size_t n, struct rec_intent *in)
 	return k;
 }
 
+/* The critic's last look: items that break a constraint (a filter that
+ * did not do its work) are taken out of out, and said in note.  Returns
+ * how many. */
+static size_t
+drop_violations(const char *dbpath, const struct rec_intent *in,
+    struct rec_buf *out, struct rec_buf *note)
+{
+	struct rec_buf where = {0}, sql = {0}, ids = {0}, kept = {0};
+	struct rec_hash bad = {0};
+	struct rec_reader r;
+	struct rec_record rec;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	rec_intent_where(in, &where);
+	if (!where.len || !out->len)
+		return 0;
+	rec_buf_addc(&ids, '[');
+	rec_reader_init_mem(&r, out->data, out->len, "results");
+	while (rec_read(&r, &rec) > 0) {
+		if (ids.len > 1)
+			rec_buf_addc(&ids, ',');
+		rec_json_string(&ids, rec.id, rec.idlen);
+	}
+	rec_reader_free(&r);
+	rec_buf_addc(&ids, ']');
+	db = rec_catalog_open(dbpath);
+	rec_buf_printf(&sql, "SELECT id FROM items WHERE id IN (SELECT value "
+	    "FROM json_each(?)) AND NOT coalesce(%s, 0)", where.data);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, ids.data, (int)ids.len, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_hash_put(&bad, (const char *)sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0), NULL);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	if (bad.n) {
+		rec_reader_init_mem(&r, out->data, out->len, "results");
+		while (rec_read(&r, &rec) > 0) {
+			if (rec_hash_get(&bad, rec.id, rec.idlen) != (size_t)-1) {
+				n++;
+				continue;
+			}
+			rec_buf_add(&kept, rec.raw, rec.rawlen);
+		}
+		rec_reader_free(&r);
+		rec_buf_reset(out);
+		rec_buf_add(out, kept.data, kept.len);
+		rec_buf_printf(note, "%zu item%s broke %s and %s left out", n,
+		    n == 1 ? "" : "s", where.data, n == 1 ? "was" : "were");
+	}
+	rec_hash_free(&bad);
+	rec_buf_free(&where);
+	rec_buf_free(&sql);
+	rec_buf_free(&ids);
+	rec_buf_free(&kept);
+	return n;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -85,7 +146,7 @@ main(int argc, char **argv)
 	struct rec_kb *kb;
 	struct rec_buf out = {0}, err = {0}, reply = {0}, items = {0},
 	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0},
-	    mlog = {0}, emptied = {0};
+	    mlog = {0}, emptied = {0}, violated = {0};
 	char *msg = NULL, *bin;
 	size_t cap = 0;
 	ssize_t n;
@@ -180,6 +241,9 @@ main(int argc, char **argv)
 			tries++;
 			rec_plan_free(&plan);
 		}
+		rec_buf_reset(&violated);
+		if (!plan.ask && !failed)
+			drop_violations(dbpath, &in, &out, &violated);
 		rec_buf_reset(&shell);
 		rec_plan_shell(&shell, &plan);
 		if (plan.ask) {
@@ -222,6 +286,8 @@ main(int argc, char **argv)
 				    notes.data, &r2, &items);
 			rec_buf_add(&reply, r2.data, r2.len);
 			rec_buf_free(&r2);
+			if (violated.len)
+				rec_buf_printf(&reply, "(%s.)\n", violated.data);
 			if (!count_records(out.data, out.len, NULL) &&
 			    emptied.len)
 				rec_buf_printf(&reply, "(The list emptied at %s.)\n",
@@ -240,6 +306,10 @@ main(int argc, char **argv)
 		rec_json_string(&line, reply.data, reply.len);
 		rec_buf_printf(&line, ",\"items\":%s,\"shell\":", items.data);
 		rec_json_string(&line, shell.data ? shell.data : "", shell.len);
+		if (violated.len) {
+			rec_buf_adds(&line, ",\"violated\":");
+			rec_json_string(&line, violated.data, violated.len);
+		}
 		if (emptied.len) {
 			rec_buf_adds(&line, ",\"emptied\":");
 			rec_json_string(&line, emptied.data, emptied.len);
@@ -291,6 +361,7 @@ main(int argc, char **argv)
 	rec_buf_free(&pj);
 	rec_buf_free(&mlog);
 	rec_buf_free(&emptied);
+	rec_buf_free(&violated);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");
 	rec_exit(0);

@@ -1077,13 +1077,27 @@ top_items(struct rec_kb *kb, const char *creator, struct rec_buf *ids)
 }
 
 void
+rec_intent_where(const struct rec_intent *in, struct rec_buf *b)
+{
+	char num[40];
+	int c;
+
+	for (c = 0; c < in->ncons; c++) {
+		rec_json_double(num, sizeof num, in->cons[c].v);
+		if (strchr(num, '.') && !strcmp(num + strlen(num) - 2, ".0"))
+			num[strlen(num) - 2] = 0;
+		rec_buf_printf(b, "%s\"%s\" %s %s", b->len ? " AND " : "",
+		    in->cons[c].col, in->cons[c].op, num);
+	}
+}
+
+void
 rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
 	struct rec_buf b = {0}, w = {0};
 	char num[40];
 	size_t i;
-	int c;
 
 	memset(p, 0, sizeof *p);
 	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
@@ -1132,13 +1146,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    in->user, (char *)NULL);
 	/* constraints and unwanted creators */
 	rec_buf_reset(&b);
-	for (c = 0; c < in->ncons; c++) {
-		rec_json_double(num, sizeof num, in->cons[c].v);
-		if (strchr(num, '.') && !strcmp(num + strlen(num) - 2, ".0"))
-			num[strlen(num) - 2] = 0;
-		rec_buf_printf(&b, "%s\"%s\" %s %s", b.len ? " AND " : "",
-		    in->cons[c].col, in->cons[c].op, num);
-	}
+	rec_intent_where(in, &b);
 	for (i = 0; i < in->disliked_tags.n; i++) {
 		size_t t;
 		for (t = 0; t < kb->nc_tags; t++) {

@@ -523,6 +523,8 @@ struct rec_plan {
 
 void rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p);
+/* appends the intent's constraints as an SQL condition (none: nothing) */
+void rec_intent_where(const struct rec_intent *in, struct rec_buf *b);
 void rec_plan_free(struct rec_plan *p);
 /* a POSIX shell command line, every argument quoted */
 void rec_plan_shell(struct rec_buf *b, const struct rec_plan *p);

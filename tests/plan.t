@@ -139,6 +139,12 @@ test_fail 'a profile that is not JSON' 1 "profile 'bad.json': " \
 test_ok 'a stale index is a failure with its reason' \
 	'touch -d "2001-01-01" m.db.bm25.x; cp m.db m2.db && rec-bm25 -d m2.db --index && touch -d "2001-01-01" m2.db &&
 	 echo "rock" | rec-chat -d m2.db > out && grep -q "is older than the catalog" out && grep -q "\"failed\":true" out'
+mkdir -p laxbin && for t in "$REC_BIN"/rec-*; do ln -s "$t" laxbin/; done &&
+	rm laxbin/rec-sql && printf '#!/bin/sh\ncat\n' > laxbin/rec-sql && chmod +x laxbin/rec-sql
+test_ok 'the critic catches items that break a constraint' \
+	'echo "pop from the 90s" | REC_BIN=$PWD/laxbin rec-chat > out &&
+	 grep -q "\"violated\":\"4 items broke ..year.. >= 1990 AND ..year.. <= 1999 and were left out\"" out &&
+	 grep -q "\"items\":\[\]" out && grep -q "(4 items broke" out'
 test_ok 'a failed stage is reported, never as no results' \
 	'echo "rock" | REC_BIN=$PWD/badbin rec-chat > out &&
 	 grep -q "\"failed\":true" out && grep -q "Something went wrong on my side: stage '"'"'rec-rank'"'"' failed with status 1 (rec-rank: out of cheese)" out &&
