@@ -9,7 +9,8 @@
  *                     (each when the catalog has what it needs)
  *   named creators -> rec-bm25 on the creator field, and rec-cf --like
  *                     their best-known items
- *   tags and words -> rec-bm25 over all text fields
+ *   tags and words -> rec-bm25 over all text fields, and rec-dense --text
+ *                     where a server embedded the catalog (REC_LLM_URL)
  *   the user       -> rec-cf --user
  *   only limits    -> rec-sql over the catalog, most popular first
  * then rec-sql for the constraints and the creators not wanted, then
@@ -104,6 +105,14 @@ rec_kb_load(const char *catalog)
 		    "'audio' DESC, name LIMIT 1", -1, &st, NULL);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			kb->dense_space = xstrdup((const char *)
+			    sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (table_has(db, "SELECT 1 FROM spaces WHERE source = 'embeddings'")) {
+		sqlite3_prepare_v2(db, "SELECT name FROM spaces WHERE source = "
+		    "'embeddings' ORDER BY name LIMIT 1", -1, &st, NULL);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			kb->text_space = xstrdup((const char *)
 			    sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
@@ -226,6 +235,7 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->c_date);
 	free(kb->semid_space);
 	free(kb->dense_space);
+	free(kb->text_space);
 	for (i = 0; i < kb->nc_tags; i++)
 		free(kb->c_tags[i]);
 	free(kb->c_tags);
@@ -1140,6 +1150,20 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_printf(&w, "%s%s", w.len ? " " : "",
 			    in->words.v[i]);
 		stage(&p->src, &p->nsrc, "rec-bm25", "-k", "300", w.data, (char *)NULL);
+	}
+	/* the same words by meaning, where a server embedded the catalog */
+	if ((in->tags.n || in->words.n) && kb->text_space &&
+	    rec_llm_enabled()) {
+		if (!w.len) {
+			for (i = 0; i < in->tags.n; i++)
+				rec_buf_printf(&w, "%s%s", w.len ? " " : "",
+				    in->tags.v[i]);
+			for (i = 0; i < in->words.n; i++)
+				rec_buf_printf(&w, "%s%s", w.len ? " " : "",
+				    in->words.v[i]);
+		}
+		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-S", kb->text_space,
+		    "-k", "100", "-t", w.data, (char *)NULL);
 	}
 	if (in->user && kb->has_knn)
 		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",

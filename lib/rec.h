@@ -461,6 +461,7 @@ struct rec_kb {
 	int has_knn, has_bm25;
 	char *semid_space;
 	char *dense_space;		/* audio, or the first space */
+	char *text_space;		/* a space embedded by a server */
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);

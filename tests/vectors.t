@@ -59,6 +59,10 @@ test_ok 'rec-dense --text embeds the query and ranks by it' \
 	 test "$(sed "s/^{\"id\":\"\([^\"]*\)\".*/\1/" out | tr "\n" " ")" = "s05 s06 " &&
 	 grep -q "\"why\":\"dense: near '"'"'heavy guitars'"'"' in text\"" out'
 printf '{"data":[{"embedding":[1,2,3]}]}\n' > wrongdim.raw
+printf '%s\n' '{"words":["heavy guitars"]}' > wordsintent
+test_ok 'with a model, the planner also searches the embedded space by meaning' \
+	'serve e4 wordsintent && rec-plan "something with heavy guitars" > out && wait $stub &&
+	 grep -q "rec-dense -e -S text -k 100 -t '"'"'heavy guitars'"'"'" out'
 test_fail 'a query embedding of another dimension' 1 'the embedding has dimension 3, the space .text. 2' \
 	'serve e3 wrongdim.raw && rec-dense -S text -t "x" < /dev/null; s=$?; wait $stub; exit $s'
 test_fail 'no server' 1 "^rec-dense: --text: http://127.0.0.1:1/v1/embeddings: " \
