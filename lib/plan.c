@@ -269,7 +269,9 @@ static const char *const stop[] = { "a", "an", "the", "some", "any", "me",
 	"couple", "there", "here", "make", "makes", "mix", "new", "hello",
 	"ok", "okay", "thank", "yes", "yeah", "cool", "nice", "wow", "first",
 	"second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-	"ninth", "tenth", "last", "number", "now", "instead", "bit", NULL };
+	"ninth", "tenth", "last", "number", "now", "instead", "bit",
+	"surprise", "random", "whatever", "else", "anyone", "pick", "choose",
+	"usual", "today", "tonight", NULL };
 
 static int
 is_stop(const char *w)
@@ -1544,6 +1546,10 @@ rec_profile_load(struct rec_profile *pf, const char *path)
 		strs_from(&pf->dislike_creators, rec_map_get(d, "creators"));
 		strs_from(&pf->dislike_tags, rec_map_get(d, "tags"));
 	}
+	if ((d = rec_map_get(&o, "expect"))) {
+		strs_from(&pf->expect_creators, rec_map_get(d, "creators"));
+		strs_from(&pf->expect_tags, rec_map_get(d, "tags"));
+	}
 	msgpack_zone_destroy(&z);
 out:
 	rec_buf_free(&txt);
@@ -1569,6 +1575,10 @@ rec_profile_save(const struct rec_profile *pf, const char *path)
 	json_strs(&b, "creators", &pf->dislike_creators);
 	rec_buf_addc(&b, ',');
 	json_strs(&b, "tags", &pf->dislike_tags);
+	rec_buf_adds(&b, "},\"expect\":{");
+	json_strs(&b, "creators", &pf->expect_creators);
+	rec_buf_addc(&b, ',');
+	json_strs(&b, "tags", &pf->expect_tags);
 	rec_buf_adds(&b, "}}\n");
 	rec_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
 	fp = fopen(tmp.data, "w");
@@ -1589,6 +1599,33 @@ rec_profile_free(struct rec_profile *pf)
 	strs_free(&pf->dislike_items);
 	strs_free(&pf->dislike_creators);
 	strs_free(&pf->dislike_tags);
+	strs_free(&pf->expect_creators);
+	strs_free(&pf->expect_tags);
+}
+
+/* puts v first in s (moving it if there), keeping at most 20 */
+static int
+strs_front(struct rec_strs *s, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < s->n && strcmp(s->v[i], v); i++)
+		;
+	if (i == 0 && s->n)
+		return 0;	/* already the newest */
+	if (i == s->n) {
+		if (s->n == 20)
+			free(s->v[--s->n]);
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+		memmove(s->v + 1, s->v, s->n * sizeof *s->v);
+		s->v[0] = xstrdup(v);
+		s->n++;
+	} else {
+		char *t = s->v[i];
+		memmove(s->v + 1, s->v, i * sizeof *s->v);
+		s->v[0] = t;
+	}
+	return 1;
 }
 
 static int
@@ -1623,6 +1660,15 @@ rec_profile_learn(struct rec_profile *pf, const struct rec_intent *in)
 		changed |= strs_merge(&pf->like_tags, &in->tags,
 		    &pf->dislike_tags);
 	}
+	if (!in->taste) {
+		/* a request: what the person asks for, newest first */
+		size_t i;
+		for (i = 0; i < in->liked_creators.n; i++)
+			changed |= strs_front(&pf->expect_creators,
+			    in->liked_creators.v[i]);
+		for (i = 0; i < in->tags.n; i++)
+			changed |= strs_front(&pf->expect_tags, in->tags.v[i]);
+	}
 	if (in->taste) {
 		/* "not a fan of rap": the negation scope holds the taste */
 		changed |= strs_merge(&pf->dislike_items, &in->disliked_items,
@@ -1642,6 +1688,17 @@ rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in)
 	copy_strs(&in->disliked_creators, &pf->dislike_creators);
 	copy_strs(&in->disliked_tags, &pf->dislike_tags);
 	copy_strs(&in->boost, &pf->like_items);
+	/* nothing to go on: what the person usually asks for */
+	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
+	    !in->words.n && !in->user && !in->ncons && !in->popular &&
+	    !in->taste && (pf->expect_creators.n || pf->expect_tags.n)) {
+		size_t i;
+		for (i = 0; i < pf->expect_creators.n && i < 2; i++)
+			strs_add(&in->liked_creators, pf->expect_creators.v[i]);
+		for (i = 0; i < pf->expect_tags.n && i < 3; i++)
+			strs_add(&in->tags, pf->expect_tags.v[i]);
+		said(in, "%s", "going by what you usually ask for");
+	}
 }
 
 /* --- the model's intent --- */

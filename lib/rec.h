@@ -475,11 +475,15 @@ void rec_intent_free(struct rec_intent *in);
 /* the intent from its JSON form (as rec_intent_json writes it) */
 void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
-/* A long-term profile (InteRecAgent's like / dislike facets), a JSON
- * file: {"like":{"items":[],"creators":[],"tags":[]},"dislike":{...}} */
+/* A long-term profile (InteRecAgent's like / dislike / expect facets), a
+ * JSON file: {"like":{"items":[],"creators":[],"tags":[]},"dislike":
+ * {...},"expect":{"creators":[],"tags":[]}}; expect holds what the
+ * person asks for, and fills a request with nothing to go on */
 struct rec_profile {
 	struct rec_strs like_items, like_creators, like_tags,
 	    dislike_items, dislike_creators, dislike_tags;
+	struct rec_strs expect_creators, expect_tags;	/* asked for, newest
+							 * first */
 };
 void rec_profile_load(struct rec_profile *pf, const char *path);
 /* writes it atomically; dies on a write error */

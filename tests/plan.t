@@ -134,6 +134,12 @@ test_ok 'a liked item is kept and boosts later plans' \
 test_ok 'rec-plan reads a profile' \
 	'echo "{\"dislike\":{\"tags\":[\"edm\"]},\"like\":{\"items\":[\"s07\"]}}" > p3.json &&
 	 rec-plan -P p3.json "pop" > out && grep -qF -f want-notedm out && grep -q -- "-l s07 -L 0.2" out'
+test_ok 'expect: what the person asks for fills a request with nothing to go on' \
+	'echo "songs by metallica" | rec-chat -P p4.json > /dev/null &&
+	 grep -q "\"expect\":{\"creators\":\[\"Metallica\"\],\"tags\":\[\]}" p4.json &&
+	 echo "surprise me" | rec-chat -P p4.json > out &&
+	 grep -q "going by what you usually ask for" out && grep -q "Enter Sandman\|Nothing Else Matters" out &&
+	 echo "surprise me" | rec-chat > out2 && grep -q "What are you in the mood for" out2'
 test_fail 'a profile that is not JSON' 1 "profile 'bad.json': " \
 	'echo "{nope" > bad.json; echo rock | rec-chat -P bad.json'
 test_ok 'a stale index is a failure with its reason' \
