@@ -186,11 +186,11 @@ rec_kb_load(const char *catalog)
 		kb->c_tags_list[kb->nc_tags++] = sqlite3_column_int(st, 1);
 		rec_buf_reset(&sql);
 		if (sqlite3_column_int(st, 1))
-			rec_buf_printf(&sql, "SELECT DISTINCT j.value FROM items, "
-			    "json_each(items.\"%s\") j", col);
+			rec_buf_printf(&sql, "SELECT j.value, count(*) FROM items, "
+			    "json_each(items.\"%s\") j GROUP BY 1", col);
 		else
-			rec_buf_printf(&sql, "SELECT DISTINCT \"%s\" FROM items",
-			    col);
+			rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items "
+			    "GROUP BY 1", col);
 		if (sqlite3_prepare_v2(db, sql.data, -1, &v, NULL))
 			continue;
 		while (sqlite3_step(v) == SQLITE_ROW) {
@@ -199,11 +199,25 @@ rec_kb_load(const char *catalog)
 				continue;
 			rec_buf_reset(&n);
 			rec_norm(&n, t, strlen(t));
-			if (n.len >= 2)
-				rec_hash_put(&kb->tag, n.data, n.len, NULL);
+			if (n.len >= 2) {
+				int added;
+				size_t k = rec_hash_put(&kb->tag, n.data, n.len,
+				    &added);
+				if (added) {
+					kb->tagcount = xrealloc(kb->tagcount,
+					    kb->tag.cap * sizeof *kb->tagcount);
+					kb->tagcount[k] = 0;
+				}
+				kb->tagcount[k] += (unsigned)
+				    sqlite3_column_int(v, 1);
+			}
 		}
 		sqlite3_finalize(v);
 	}
+	sqlite3_finalize(st);
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &st, NULL);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		kb->nitems = (size_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	rec_buf_free(&sql);
@@ -227,6 +241,7 @@ rec_kb_free(struct rec_kb *kb)
 	rec_hash_free(&kb->creator);
 	rec_hash_free(&kb->title);
 	rec_hash_free(&kb->tag);
+	free(kb->tagcount);
 	free(kb->catalog);
 	free(kb->c_title);
 	free(kb->c_creator);
@@ -667,6 +682,45 @@ ordinal_ref(struct words *ws, size_t i, const struct rec_intent *prev,
 	return prev->shown.v[n];
 }
 
+static size_t closest_key(const struct rec_hash *h, const char *s, int max);
+
+/* a tag common enough to be a genre ("rock"), not a name that is also
+ * a tag ("metallica"): on at least 0.5% of the items */
+static int
+genre_like(const struct rec_kb *kb, const char *w, size_t n)
+{
+	size_t k = rec_hash_get(&kb->tag, w, n);
+
+	return k != (size_t)-1 && kb->tagcount[k] * 200 >= kb->nitems;
+}
+
+/* Typo tolerance for names, as rec-bm25 has for words: an n-gram of 6 or
+ * more characters, without stop words and not all tags, within one
+ * edit of a creator (two from 10 characters on) */
+static size_t
+fuzzy_creator(struct rec_kb *kb, const struct words *ws, size_t i, size_t n,
+    const char *g, size_t glen)
+{
+	size_t j, tags = 0;
+
+	if (glen < 6)
+		return (size_t)-1;
+	for (j = i; j < i + n; j++) {
+		if (is_stop(ws->w[j]))
+			return (size_t)-1;
+		tags += rec_hash_get(&kb->tag, ws->w[j], strlen(ws->w[j])) !=
+		    (size_t)-1;
+	}
+	if (tags == n)		/* "classic rock" is a genre, not a typo */
+		return (size_t)-1;
+	/* one word is a name only after "by", "like", ...: "edm bangers"
+	 * is not a misspelt band */
+	if (n == 1 && !(i > 0 && (at(ws, i - 1, "by") || at(ws, i - 1, "like") ||
+	    at(ws, i - 1, "from") || at(ws, i - 1, "than"))))
+		return (size_t)-1;
+	return closest_key(&kb->creator, g, glen >= 10 ? 2 : 1);
+}
+
 /* A title in running text: "like X", "such as X", or a title with a
  * real word in it (not "i am", "on my way") */
 static int
@@ -726,9 +780,11 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 				    ws->w[i + j]);
 			if (n == 1 && (is_stop(g.data) || g.len < 3))
 				continue;
-			if ((k = rec_hash_get(&kb->creator, g.data, g.len)) !=
-			    (size_t)-1 && !(n == 1 && rec_hash_get(&kb->tag,
-			    g.data, g.len) != (size_t)-1)) {
+			k = rec_hash_get(&kb->creator, g.data, g.len);
+			if (k == (size_t)-1 && n <= 3)
+				k = fuzzy_creator(kb, ws, i, n, g.data, g.len);
+			if (k != (size_t)-1 && !(n == 1 && genre_like(kb, g.data,
+			    g.len))) {
 				if (neg)
 					strs_add(&in->disliked_creators,
 					    kb->cname[k]);

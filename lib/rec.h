@@ -451,6 +451,8 @@ struct rec_kb {
 	struct rec_hash title;		/* folded title -> index in tid */
 	char **tid;			/* its most popular item */
 	struct rec_hash tag;		/* folded tag values */
+	unsigned *tagcount;		/* items with each tag */
+	size_t nitems;
 	char *c_title, *c_creator, *c_pop, *c_year, *c_date;
 	char **c_tags;			/* the tags and category columns */
 	int *c_tags_list;		/* which hold JSON lists */

@@ -39,6 +39,16 @@ reason(struct rec_buf *b, const char *w, size_t n, const char *creatorcol)
 			else
 				rec_buf_printf(b, "matches %s", s.data + 6);
 		}
+	} else if (!strncmp(s.data, "dense: near '", 13)) {
+		/* near a text: its meaning */
+		char *end = strrchr(s.data, '\'');
+		if (end && end > s.data + 13)
+			rec_buf_printf(b, "close in meaning to %.*s",
+			    (int)(end - s.data - 11), s.data + 12);
+	} else if (!strncmp(s.data, "dense: near ", 12)) {
+		p = strstr(s.data, " in ");
+		rec_buf_printf(b, "close to what you like%s%s", p ? " in" : "",
+		    p ? p + 3 : "");
 	} else if (!strncmp(s.data, "semid ", 6)) {
 		p = s.data + 6;
 		rec_buf_printf(b, "close to what you like in %.*s",

@@ -15,6 +15,13 @@ test_ok 'a creator and a decade' \
 	 grep -q "\"liked_creators\":\[\"Daft Punk\"\]" out &&
 	 grep -q "{\"column\":\"year\",\"op\":\">=\",\"value\":1990" out &&
 	 grep -q "{\"column\":\"year\",\"op\":\"<=\",\"value\":1999" out'
+test_ok 'names are linked despite typos' \
+	'j "songs by metalica" | grep -q "\"liked_creators\":\[\"Metallica\"\]" &&
+	 j "something like dafft punk" | grep -q "\"liked_creators\":\[\"Daft Punk\"\]" &&
+	 j "songs by radiohed" | grep -q "\"liked_creators\":\[\"Radiohead\"\]"'
+test_ok 'but ordinary words are not names' \
+	'j "relaxing party songs with a good beat" | grep -q "\"liked_creators\":\[\]" &&
+	 j "rock beats" | grep -q "\"liked_creators\":\[\]"'
 test_ok 'a title, a count, a tempo' \
 	'j "5 tracks like one more time over 120 bpm" > out &&
 	 grep -q "\"liked_items\":\[\"s01\"\]" out && grep -q "\"k\":5" out &&
@@ -79,6 +86,11 @@ test_ok 'rec-respond: items, facts and reasons' \
 	 printf "%s\n" "Here is what I found:" \
 	   "1. Nothing Else Matters by Metallica (1991): often enjoyed with '"'"'Enter Sandman'"'"'" \
 	   "2. Karma Police by Radiohead (1997): matches rock" | diff -u - out'
+test_ok 'rec-respond: embedding reasons in words' \
+	'printf "%s\n" "{\"id\":\"s06\",\"why\":\"dense: near s05 in audio\"}" \
+	   "{\"id\":\"s07\",\"why\":\"dense: near '"'"'sad songs'"'"' in text\"}" | rec-respond > out &&
+	 grep -q "^1. Nothing Else Matters by Metallica (1991): close to what you like in audio$" out &&
+	 grep -q "^2. Karma Police by Radiohead (1997): close in meaning to '"'"'sad songs'"'"'$" out'
 test_ok 'rec-respond: honest about nothing' \
 	'rec-respond -r "songs over 300 bpm" < /dev/null > out &&
 	 grep -q "^I found nothing in the catalog for over 300 BPM. Try without '"'"'over 300 BPM'"'"'.$" out'
