@@ -31,7 +31,8 @@ LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
 BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
 MAN5 = man/rec-candidates.5
-MAN7 = man/rec.7
+MAN7 = man/rec.7 man/rec-pipelines.7
+PIPELINES = similar for-user new-for-user cold-start continue
 BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25 $(O)/bench/cfeval $(O)/bench/dense
 
 REC_DATA_DIR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data))
@@ -91,12 +92,16 @@ install: $(BINS)
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
+	mkdir -p $(DESTDIR)$(PREFIX)/share/rec/pipelines
+	cp pipelines/common.sh $(PIPELINES:%=pipelines/%) \
+		$(DESTDIR)$(PREFIX)/share/rec/pipelines/
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) \
 		$(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
 		$(MAN7:man/%=$(DESTDIR)$(MANDIR)/man7/%)
+	rm -rf $(DESTDIR)$(PREFIX)/share/rec/pipelines
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)

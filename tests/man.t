@@ -12,7 +12,8 @@ for page in "$TOP"/man/*.[157]; do
 	cp "$DATA"/* "$dir"/
 	( cd "$dir" && rec-import -d music.db items -i track_id \
 		-R track_name=title -R track_artist=artist -l playlist \
-		-I playlist songs.csv && rec-bm25 -d music.db --index ) || exit 1
+		-I playlist songs.csv && rec-bm25 -d music.db --index &&
+		ln -s "$TOP/pipelines" pipelines ) || exit 1
 	awk -v dir="$dir/ex" '
 		/^\.Sh / { inex = ($2 == "EXAMPLES"); next }
 		inex && /^\.Bd -literal/ { inbd = 1; next }

@@ -31,7 +31,8 @@ test_ok 'make install puts tools and pages under DESTDIR' \
 	'make -s -C "$TOP" install ${REC_MAKE_ARGS:-O=$(dirname "$REC_BIN")} DESTDIR="$T/root" PREFIX=/usr > /dev/null &&
 	 test -x root/usr/bin/rec-cat && test -x root/usr/bin/rec-import &&
 	 test -f root/usr/share/man/man7/rec.7 && test -f root/usr/share/man/man5/rec-candidates.5 &&
-	 test -f root/usr/share/man/man1/rec-import.1'
+	 test -f root/usr/share/man/man1/rec-import.1 &&
+	 test -x root/usr/share/rec/pipelines/similar && test -f root/usr/share/rec/pipelines/common.sh'
 test_ok 'make uninstall removes them' \
 	'make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr > /dev/null &&
 	 test -z "$(find root -type f)"'
