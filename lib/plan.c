@@ -63,6 +63,22 @@ table_has(sqlite3 *db, const char *sql)
 	return ok;
 }
 
+/* The first column of the first row, copied; NULL when there is none. */
+static char *
+first_text(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_text(st, 0) != NULL)
+			s = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	return s;
+}
+
 struct rec_kb *
 rec_kb_load(const char *catalog)
 {
@@ -92,30 +108,12 @@ rec_kb_load(const char *catalog)
 	    NULL, NULL, 0);
 	kb->has_knn = table_has(db, "SELECT 1 FROM models WHERE kind = "
 	    "'itemknn' AND name = 'itemknn'");
-	if (table_has(db, "SELECT 1 FROM semid_spaces")) {
-		sqlite3_prepare_v2(db, "SELECT space FROM semid_spaces ORDER BY "
-		    "space LIMIT 1", -1, &st, NULL);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			kb->semid_space = xstrdup((const char *)
-			    sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	if (table_has(db, "SELECT 1 FROM spaces")) {
-		sqlite3_prepare_v2(db, "SELECT name FROM spaces ORDER BY name = "
-		    "'audio' DESC, name LIMIT 1", -1, &st, NULL);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			kb->dense_space = xstrdup((const char *)
-			    sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	if (table_has(db, "SELECT 1 FROM spaces WHERE source = 'embeddings'")) {
-		sqlite3_prepare_v2(db, "SELECT name FROM spaces WHERE source = "
-		    "'embeddings' ORDER BY name LIMIT 1", -1, &st, NULL);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			kb->text_space = xstrdup((const char *)
-			    sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
+	kb->semid_space = first_text(db, "SELECT space FROM semid_spaces "
+	    "ORDER BY space LIMIT 1");
+	kb->dense_space = first_text(db, "SELECT name FROM spaces ORDER BY "
+	    "name = 'audio' DESC, name LIMIT 1");
+	kb->text_space = first_text(db, "SELECT name FROM spaces WHERE source = "
+	    "'embeddings' ORDER BY name LIMIT 1");
 	rec_buf_printf(&sql, "%s.bm25", kb->catalog);
 	kb->has_bm25 = access(sql.data, R_OK) == 0;
 	rec_buf_reset(&sql);
