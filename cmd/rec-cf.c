@@ -40,15 +40,6 @@ struct score {
 	size_t seed;		/* the seed of that part */
 };
 
-static void __attribute__((noreturn))
-no_result(const char *fmt, const char *arg)
-{
-	if (!lenient)
-		rec_die(fmt, arg);
-	rec_warn(fmt, arg);
-	rec_exit(0);
-}
-
 static char *
 model_kind(const char *model)
 {
@@ -217,15 +208,16 @@ main(int argc, char **argv)
 		for (tok = strtok_r(copy, ",", &save); tok;
 		    tok = strtok_r(NULL, ",", &save)) {
 			if (!item_exists(tok))
-				no_result("no item '%s' in the catalog", tok);
+				rec_none(lenient, "no item '%s' in the catalog",
+				    tok);
 			rec_hash_put(&seeds, tok, strlen(tok), NULL);
 		}
 		free(copy);
 	} else {
 		user_items(user, &seeds);
 		if (!seeds.n)
-			no_result("user '%s' has no history (a cold start: try "
-			    "--like or rec-bm25)", user);
+			rec_none(lenient, "user '%s' has no history (a cold "
+			    "start: try --like or rec-bm25)", user);
 	}
 	frompool = !all && rec_stdin_is_pool();
 	if (frompool) {
@@ -285,8 +277,8 @@ main(int argc, char **argv)
 		v = xcalloc((size_t)dim + 1, sizeof *v);
 		if (user) {
 			if (!load_vec("user_vectors", user, model, q, dim))
-				no_result("user '%s' has no factors (retrain "
-				    "the model)", user);
+				rec_none(lenient, "user '%s' has no factors "
+				    "(retrain the model)", user);
 		} else
 			for (s = 0; s < seeds.n; s++) {
 				if (!load_vec("vectors", seeds.key[s], model, v,

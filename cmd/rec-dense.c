@@ -37,15 +37,6 @@ usage(FILE *fp)
 
 static int lenient;
 
-static void __attribute__((noreturn))
-none(const char *fmt, const char *a)
-{
-	if (!lenient)
-		rec_die(fmt, a);
-	rec_warn(fmt, a);
-	rec_exit(0);
-}
-
 static char *
 only_space(sqlite3 *db)
 {
@@ -239,8 +230,8 @@ main(int argc, char **argv)
 				    (size_t)sqlite3_column_bytes(u, 0), NULL);
 			sqlite3_finalize(u);
 			if (!seeds.n && !got)
-				none("user '%s' has no history (a cold start)",
-				    user);
+				rec_none(lenient, "user '%s' has no history "
+				    "(a cold start)", user);
 			rec_buf_printf(&b, "dense: near your taste in %s", space);
 		} else {
 			char *copy = xstrdup(like), *tok, *save = NULL;
@@ -248,8 +239,8 @@ main(int argc, char **argv)
 			    tok = strtok_r(NULL, ",", &save)) {
 				if (rec_hash_get(&idx, tok, strlen(tok)) ==
 				    (size_t)-1)
-					none("no vector for '%s' in this space",
-					    tok);
+					rec_none(lenient, "no vector for '%s' "
+					    "in this space", tok);
 				rec_hash_put(&seeds, tok, strlen(tok), NULL);
 			}
 			free(copy);

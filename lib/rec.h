@@ -28,6 +28,10 @@ void rec_die(const char *fmt, ...)
 void rec_usage_die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void rec_exit(int status) __attribute__((noreturn));
+/* no candidates to give: an error, or with --lenient a warning and an
+ * empty list (exit 0) */
+void rec_none(int lenient, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
 void rec_trace_count(unsigned long in, unsigned long out);
 void rec_version(void) __attribute__((noreturn));
 /* option values: a count ("-k: not a count: 'x'") and a number in a

@@ -156,6 +156,17 @@ rec_usage_die(const char *fmt, ...)
 }
 
 void
+rec_none(int lenient, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, !lenient);
+	va_end(ap);
+	rec_exit(lenient ? 0 : 1);
+}
+
+void
 rec_bad_option(char **argv, int c)
 {
 	const char *arg = argv[optind - 1];

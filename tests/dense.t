@@ -27,6 +27,8 @@ test_ok 'a pool is scored and filtered, keys kept' \
 	 rec-dense -l s01 > out && test "$(ids < out)" = "s02 s05 " &&
 	 grep -q "\"scores\":{\"bm25\":3,\"dense\":-1.0}" out'
 test_fail 'a seed without a vector' 1 "no vector for 's09' in this space" 'rec-dense -l s09 < /dev/null'
+test_fail '--lenient: the same as a warning, and an empty list' 0 "no vector for 's09' in this space" \
+	'rec-dense -e -l s09 < /dev/null > out && ! test -s out'
 test_fail 'a vector of the wrong length' 2 "more than 2 numbers" 'rec-dense -v 1,2,3 < /dev/null'
 test_fail 'an unknown space' 1 "no vector space 'audio'" 'rec-dense -S audio -l s01 < /dev/null'
 test_fail 'one query at a time' 2 'give one of --like, --user, --vector and --text' 'rec-dense -l s01 -v 1,0 < /dev/null'
