@@ -84,16 +84,47 @@ post_json(const char *suffix, const struct rec_buf *body,
 	return ret;
 }
 
+/* POST body, then parse the JSON reply into o, which points into pack and
+ * zone: the caller frees pack, and destroys zone when this returns 0 */
+static int
+post_parse(const char *suffix, const struct rec_buf *body, struct rec_buf *url,
+    struct rec_buf *pack, msgpack_zone *zone, msgpack_object *o,
+    struct rec_buf *err)
+{
+	struct rec_buf reply = {0}, jerr = {0};
+	size_t off = 0;
+	int ret = -1;
+
+	if (post_json(suffix, body, url, &reply, err) < 0)
+		goto out;
+	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, pack,
+	    NULL, &jerr)) {
+		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url->data,
+		    jerr.data);
+		goto out;
+	}
+	msgpack_zone_init(zone, 4096);
+	if (msgpack_unpack(pack->data, pack->len, &off, zone, o) !=
+	    MSGPACK_UNPACK_SUCCESS) {
+		rec_buf_printf(err, "%s: the reply cannot be read", url->data);
+		msgpack_zone_destroy(zone);
+		goto out;
+	}
+	ret = 0;
+out:
+	rec_buf_free(&reply);
+	rec_buf_free(&jerr);
+	return ret;
+}
+
 int
 rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
 {
 	const char *model = getenv("REC_LLM_MODEL");
-	struct rec_buf url = {0}, body = {0}, reply = {0}, pack = {0},
-	    jerr = {0};
+	struct rec_buf url = {0}, body = {0}, pack = {0};
 	msgpack_zone zone;
 	msgpack_object o;
 	const msgpack_object *ch, *msg, *content;
-	size_t off = 0;
 	int ret = -1;
 
 	rec_buf_reset(out);
@@ -103,16 +134,9 @@ rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
 	rec_json_string(&body, model, strlen(model));
 	rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":{\"type\":"
 	    "\"json_object\"},\"messages\":%s}", messages);
-	if (post_json("/chat/completions", &body, &url, &reply, err) < 0)
+	if (post_parse("/chat/completions", &body, &url, &pack, &zone,
+	    &o, err) < 0)
 		goto out;
-	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
-	    NULL, &jerr)) {
-		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
-		    jerr.data);
-		goto out;
-	}
-	msgpack_zone_init(&zone, 4096);
-	msgpack_unpack(pack.data, pack.len, &off, &zone, &o);
 	ch = rec_map_get(&o, "choices");
 	msg = ch && ch->type == MSGPACK_OBJECT_ARRAY && ch->via.array.size ?
 	    rec_map_get(&ch->via.array.ptr[0], "message") : NULL;
@@ -128,9 +152,7 @@ rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
 out:
 	rec_buf_free(&url);
 	rec_buf_free(&body);
-	rec_buf_free(&reply);
 	rec_buf_free(&pack);
-	rec_buf_free(&jerr);
 	return ret;
 }
 
@@ -139,12 +161,11 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
     struct rec_buf *err)
 {
 	const char *model = getenv("REC_EMBED_MODEL");
-	struct rec_buf url = {0}, body = {0}, reply = {0}, pack = {0},
-	    jerr = {0};
+	struct rec_buf url = {0}, body = {0}, pack = {0};
 	msgpack_zone zone;
 	msgpack_object o;
 	const msgpack_object *data;
-	size_t i, off = 0;
+	size_t i;
 	uint32_t j;
 	int ret = -1;
 
@@ -164,16 +185,9 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 		rec_json_string(&body, texts[i], strlen(texts[i]));
 	}
 	rec_buf_adds(&body, "]}");
-	if (post_json("/embeddings", &body, &url, &reply, err) < 0)
+	if (post_parse("/embeddings", &body, &url, &pack, &zone,
+	    &o, err) < 0)
 		goto out;
-	if (rec_json_to_msgpack(reply.data ? reply.data : "", reply.len, &pack,
-	    NULL, &jerr)) {
-		rec_buf_printf(err, "%s: the reply is not JSON (%s)", url.data,
-		    jerr.data);
-		goto out;
-	}
-	msgpack_zone_init(&zone, 4096);
-	msgpack_unpack(pack.data, pack.len, &off, &zone, &o);
 	data = rec_map_get(&o, "data");
 	if (!data || data->type != MSGPACK_OBJECT_ARRAY ||
 	    data->via.array.size != n) {
@@ -191,6 +205,7 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 			    "another dimension", url.data, i);
 			free(*out);
 			*out = NULL;
+			*dim = 0;
 			msgpack_zone_destroy(&zone);
 			goto out;
 		}
@@ -200,11 +215,24 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 		}
 		for (j = 0; j < e->via.array.size; j++) {
 			const msgpack_object *v = &e->via.array.ptr[j];
-			(*out)[i * *dim + j] = v->type == MSGPACK_OBJECT_FLOAT64 ||
-			    v->type == MSGPACK_OBJECT_FLOAT32 ? (float)v->via.f64 :
-			    v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ?
-			    (float)v->via.u64 : v->type ==
-			    MSGPACK_OBJECT_NEGATIVE_INTEGER ? (float)v->via.i64 : 0;
+			float *f = &(*out)[i * *dim + j];
+
+			if (v->type == MSGPACK_OBJECT_FLOAT64 ||
+			    v->type == MSGPACK_OBJECT_FLOAT32)
+				*f = (float)v->via.f64;
+			else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+				*f = (float)v->via.u64;
+			else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+				*f = (float)v->via.i64;
+			else {
+				rec_buf_printf(err, "%s: embedding %zu: value "
+				    "%u is not a number", url.data, i, j);
+				free(*out);
+				*out = NULL;
+				*dim = 0;
+				msgpack_zone_destroy(&zone);
+				goto out;
+			}
 		}
 	}
 	msgpack_zone_destroy(&zone);
@@ -212,8 +240,6 @@ rec_llm_embed(const char *const *texts, size_t n, float **out, size_t *dim,
 out:
 	rec_buf_free(&url);
 	rec_buf_free(&body);
-	rec_buf_free(&reply);
 	rec_buf_free(&pack);
-	rec_buf_free(&jerr);
 	return ret;
 }

@@ -65,6 +65,9 @@ test_ok 'with a model, the planner also searches the embedded space by meaning' 
 	 grep -q "rec-dense -e -S text -k 100 -t '"'"'heavy guitars'"'"'" out'
 test_fail 'a query embedding of another dimension' 1 'the embedding has dimension 3, the space .text. 2' \
 	'serve e3 wrongdim.raw && rec-dense -S text -t "x" < /dev/null; s=$?; wait $stub; exit $s'
+printf '{"data":[{"embedding":[1,"x"]}]}\n' > notnum.raw
+test_fail 'an embedding with a value that is not a number' 1 'embedding 0: value 1 is not a number' \
+	'serve e5 notnum.raw && rec-dense -S text -t "x" < /dev/null; s=$?; wait $stub; exit $s'
 test_fail 'no server' 1 "^rec-dense: --text: http://127.0.0.1:1/v1/embeddings: " \
 	'REC_LLM_URL=http://127.0.0.1:1/v1 rec-dense -S text -t "x" < /dev/null'
 test_fail '--text without a model' 2 'needs REC_LLM_URL' \
