@@ -61,7 +61,7 @@ $(O)/bin/%: cmd/%.c $(O)/librec.a lib/rec.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
 
-$(O)/bench/%: bench/%.c $(O)/librec.a
+$(O)/bench/%: bench/%.c bench/bench.h $(O)/librec.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
 

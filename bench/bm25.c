@@ -15,15 +15,7 @@
 #include <unistd.h>
 
 #include "rec.h"
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "bench.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -89,14 +81,6 @@ fsize(const char *p)
 	struct stat st;
 
 	return stat(p, &st) ? 0 : st.st_size;
-}
-
-static int
-cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 int

@@ -13,15 +13,7 @@
 #include <time.h>
 
 #include "rec.h"
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "bench.h"
 
 struct seqs {
 	uint32_t nu, ni;

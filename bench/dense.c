@@ -11,15 +11,7 @@
 #include <time.h>
 
 #include "rec.h"
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "bench.h"
 
 static uint64_t rng = 7;
 
@@ -45,14 +37,6 @@ read_all(const float *m, size_t n)
 	for (j = 1; j < 16; j++)
 		s[0] += s[j];
 	return s[0];
-}
-
-static int
-cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 int
