@@ -41,7 +41,7 @@ export REC_DATA_DIR
 .DELETE_ON_ERROR:
 .PHONY: all check test demo bench install uninstall clean lint fuzz deps
 
-TESTBIN = $(O)/tests/stub-llm
+TESTBIN = $(O)/tests/stub-llm $(O)/tests/spd-inverse
 
 all: $(BINS) $(BENCHBIN) $(TESTBIN)
 

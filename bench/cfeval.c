@@ -169,6 +169,23 @@ score_als(uint32_t u, double *sc, void *ctx)
 	}
 }
 
+struct ease { const struct rec_csr *train; float *B; size_t ld; uint32_t ni; };
+
+static void
+score_ease(uint32_t u, double *sc, void *ctx)
+{
+	struct ease *m = ctx;
+	uint64_t e;
+	uint32_t j;
+
+	memset(sc, 0, m->ni * sizeof *sc);
+	for (e = m->train->ptr[u]; e < m->train->ptr[u + 1]; e++) {
+		const float *row = m->B + (size_t)m->train->idx[e] * m->ld;
+		for (j = 0; j < m->ni; j++)
+			sc[j] += row[j];
+	}
+}
+
 static void
 report(const char *name, double secs, const struct result *r)
 {
@@ -269,6 +286,32 @@ main(int argc, char **argv)
 		free(m.cnt);
 	}
 	{
+		struct ease m;
+		struct knn k;
+		m.train = &train;
+		m.ni = s.ni;
+		t0 = now();
+		m.B = rec_ease_matrix(&train, 500, &m.ld, 0);
+		t0 = now() - t0;
+		evaluate(&s, &train, score_ease, &m, &res);
+		report("EASE (lambda 500)", t0, &res);
+		free(m.B);
+		k.train = &train;
+		k.k = 100;
+		k.ni = s.ni;
+		k.nbr = xmalloc((size_t)s.ni * k.k * sizeof *k.nbr);
+		k.sim = xmalloc((size_t)s.ni * k.k * sizeof *k.sim);
+		k.cnt = xcalloc(s.ni + 1, sizeof *k.cnt);
+		t0 = now();
+		rec_ease_train(&train, 500, k.k, k.nbr, k.sim, k.cnt, 0);
+		t0 = now() - t0;
+		evaluate(&s, &train, score_knn, &k, &res);
+		report("EASE, top 100 kept", t0, &res);
+		free(k.nbr);
+		free(k.sim);
+		free(k.cnt);
+	}
+	{
 		struct als m;
 		m.f = 64;
 		m.ni = s.ni;
@@ -279,6 +322,11 @@ main(int argc, char **argv)
 		t0 = now() - t0;
 		evaluate(&s, &train, score_als, &m, &res);
 		report("ALS (f 64, 10 iters)", t0, &res);
+		t0 = now();
+		rec_bpr_train(&train, m.f, 30, 0.05, 0.001, 1, m.U, m.V, 0);
+		t0 = now() - t0;
+		evaluate(&s, &train, score_als, &m, &res);
+		report("BPR (f 64, 30 epochs)", t0, &res);
 		free(m.U);
 		free(m.V);
 	}

@@ -55,7 +55,8 @@ model_kind(const char *model)
 	}
 	if (!kind)
 		rec_die("no model '%s' in the catalog (train it with rec-train "
-		    "%s)", model, strcmp(model, "als") ? "itemknn" : "als");
+		    "%s)", model, !strcmp(model, "als") || !strcmp(model,
+		    "ease") || !strcmp(model, "bpr") ? model : "itemknn");
 	return kind;
 }
 
@@ -229,7 +230,7 @@ main(int argc, char **argv)
 			rec_hash_put(&allow, pool.ids.key[i], pool.ids.keylen[i],
 			    NULL);
 	}
-	if (!strcmp(kind, "itemknn")) {
+	if (!strcmp(kind, "itemknn") || !strcmp(kind, "ease")) {
 		sqlite3_stmt *st;
 		size_t s;
 		if (sqlite3_prepare_v2(db, "SELECT neighbor, sim FROM knn WHERE "
@@ -266,7 +267,7 @@ main(int argc, char **argv)
 		}
 		sqlite3_finalize(st);
 	} else {
-		/* als: the user's factors, or the mean of the seeds' */
+		/* als, bpr: the user's factors, or the mean of the seeds' */
 		int dim = rec_catalog_space(db, model);
 		float *q = xcalloc((size_t)dim + 1, sizeof *q), *v;
 		sqlite3_stmt *st;
@@ -336,7 +337,8 @@ main(int argc, char **argv)
 			const char *id = cand.key[rk[i].k];
 			size_t len = cand.keylen[rk[i].k];
 			rec_buf_reset(&why);
-			if (!strcmp(kind, "itemknn") || like) {
+			if (!strcmp(kind, "itemknn") || !strcmp(kind, "ease") ||
+			    like) {
 				char *t = title_of(seeds.key[sc[rk[i].k].seed]);
 				rec_buf_printf(&why, "cf: %s '%s'", user ?
 				    "you have" : "often with", t);

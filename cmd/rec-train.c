@@ -14,19 +14,25 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: rec-train [-d CATALOG] [-n NAME] itemknn [-K N] [-H SHRINK]\n"
+	    "       rec-train [-d CATALOG] [-n NAME] ease [-K N] [-l LAMBDA]\n"
 	    "       rec-train [-d CATALOG] [-n NAME] als [-f F] [-i ITERS] "
 	    "[-l LAMBDA] [-a ALPHA] [-r SEED]\n"
+	    "       rec-train [-d CATALOG] [-n NAME] bpr [-f F] [-i EPOCHS] "
+	    "[-l LAMBDA] [-R RATE] [-r SEED]\n"
 	    "  -a, --alpha ALPHA    als: confidence of an interaction, 1 + "
 	    "ALPHA (default 10)\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -f, --factors F      als: factors (default 64)\n"
+	    "  -f, --factors F      als, bpr: factors (default 64)\n"
 	    "  -H, --shrink S       itemknn: cosine shrinkage (default 10)\n"
-	    "  -i, --iters N        als: iterations (default 10)\n"
-	    "  -K, --neighbours N   itemknn: neighbours kept per item "
+	    "  -i, --iters N        als: iterations (default 10); bpr: "
+	    "epochs (default 30)\n"
+	    "  -K, --neighbours N   itemknn, ease: neighbours kept per item "
 	    "(default 100)\n"
-	    "  -l, --lambda L       als: regularisation (default 0.1)\n"
+	    "  -l, --lambda L       regularisation (default: ease 500, als "
+	    "0.1, bpr 0.001)\n"
 	    "  -n, --name NAME      the model's name (default: the kind)\n"
-	    "  -r, --seed N         als: random seed (default 1)\n"
+	    "  -R, --rate R         bpr: learning rate (default 0.05)\n"
+	    "  -r, --seed N         als, bpr: random seed (default 1)\n"
 	    "  -h, --help           print this help\n"
 	    "  -V, --version        print the version\n");
 }
@@ -43,15 +49,16 @@ main(int argc, char **argv)
 		{ "neighbours", required_argument, NULL, 'K' },
 		{ "lambda", required_argument, NULL, 'l' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "rate", required_argument, NULL, 'R' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL, *kind, *name = NULL;
-	double alpha = 10, shrink = 10, lambda = 0.1;
+	double alpha = 10, shrink = 10, lambda = -1, rate = 0.05;
 	size_t f = 64, k = 100, nu = 0, ni = 0, n = 0, cap = 0, i, j;
-	int iters = 10, c;
+	int iters = 0, c, vectors;
 	unsigned long seed = 1;
 	struct rec_hash users = {0}, items = {0};
 	uint32_t *row = NULL, *col = NULL;
@@ -61,7 +68,7 @@ main(int argc, char **argv)
 	char params[200];
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":a:d:f:H:i:K:l:n:r:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":a:d:f:H:i:K:l:n:R:r:hV", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': alpha = rec_arg_number("--alpha", optarg, 0, 1e6); break;
@@ -73,6 +80,7 @@ main(int argc, char **argv)
 			break;
 		case 'l': lambda = rec_arg_number("--lambda", optarg, 0, 1e9); break;
 		case 'n': name = optarg; break;
+		case 'R': rate = rec_arg_number("--rate", optarg, 1e-9, 10); break;
 		case 'r': seed = (unsigned long)rec_arg_number("--seed", optarg, 0, 4e9);
 			break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -80,10 +88,22 @@ main(int argc, char **argv)
 		default: rec_bad_option(argv, c);
 		}
 	if (optind != argc - 1)
-		rec_usage_die("give the model to train: itemknn or als");
+		rec_usage_die("give the model to train: itemknn, ease, als or "
+		    "bpr");
 	kind = argv[optind];
-	if (strcmp(kind, "itemknn") && strcmp(kind, "als"))
-		rec_usage_die("unknown model '%s' (itemknn or als)", kind);
+	if (strcmp(kind, "itemknn") && strcmp(kind, "ease") &&
+	    strcmp(kind, "als") && strcmp(kind, "bpr"))
+		rec_usage_die("unknown model '%s' (itemknn, ease, als or bpr)",
+		    kind);
+	vectors = !strcmp(kind, "als") || !strcmp(kind, "bpr");
+	if (lambda < 0)
+		lambda = !strcmp(kind, "ease") ? 500 : !strcmp(kind, "bpr") ?
+		    0.001 : 0.1;
+	if (!iters)
+		iters = !strcmp(kind, "bpr") ? 30 : 10;
+	if (!strcmp(kind, "bpr") && f < 2)
+		rec_usage_die("bpr needs at least 2 factors (the last is a "
+		    "bias)");
 	if (!name)
 		name = kind;
 	path = rec_catalog_path(path);
@@ -144,11 +164,15 @@ main(int argc, char **argv)
 		rec_sql_exec(db, q, "models");
 		sqlite3_free(q);
 	}
-	if (!strcmp(kind, "itemknn")) {
+	if (!vectors) {
 		uint32_t *nbr = xmalloc(ni * k * sizeof *nbr + 1);
 		float *sim = xmalloc(ni * k * sizeof *sim + 1);
 		uint32_t *cnt = xcalloc(ni + 1, sizeof *cnt);
-		rec_itemknn_train(&m, k, shrink, nbr, sim, cnt, isatty(2));
+		if (!strcmp(kind, "ease"))
+			rec_ease_train(&m, lambda, k, nbr, sim, cnt, isatty(2));
+		else
+			rec_itemknn_train(&m, k, shrink, nbr, sim, cnt,
+			    isatty(2));
 		if (sqlite3_prepare_v2(db, "INSERT INTO knn VALUES(?, ?, ?, ?, "
 		    "?)", -1, &st, NULL))
 			rec_sqlite_die(db, "knn");
@@ -167,19 +191,27 @@ main(int argc, char **argv)
 					rec_sqlite_die(db, "knn");
 			}
 		sqlite3_finalize(st);
-		snprintf(params, sizeof params, "{\"neighbours\":%zu,"
-		    "\"shrink\":%g}", k, shrink);
+		if (!strcmp(kind, "ease"))
+			snprintf(params, sizeof params, "{\"neighbours\":%zu,"
+			    "\"lambda\":%g}", k, lambda);
+		else
+			snprintf(params, sizeof params, "{\"neighbours\":%zu,"
+			    "\"shrink\":%g}", k, shrink);
 		free(nbr);
 		free(sim);
 		free(cnt);
 	} else {
 		float *U = xcalloc(nu * f + 1, sizeof *U);
 		float *V = xcalloc(ni * f + 1, sizeof *V);
-		rec_als_train(&m, f, iters, lambda, alpha, seed, U, V,
-		    isatty(2));
+		if (!strcmp(kind, "bpr"))
+			rec_bpr_train(&m, f, iters, rate, lambda, seed, U, V,
+			    isatty(2));
+		else
+			rec_als_train(&m, f, iters, lambda, alpha, seed, U, V,
+			    isatty(2));
 		{
 			char *q = sqlite3_mprintf("INSERT OR REPLACE INTO spaces "
-			    "VALUES(%Q, %d, 'rec-train als')", name, (int)f);
+			    "VALUES(%Q, %d, 'rec-train %q')", name, (int)f, kind);
 			rec_sql_exec(db, q, "spaces");
 			sqlite3_free(q);
 		}
@@ -211,9 +243,14 @@ main(int argc, char **argv)
 				rec_sqlite_die(db, "user_vectors");
 		}
 		sqlite3_finalize(st);
-		snprintf(params, sizeof params, "{\"factors\":%zu,\"iters\":%d,"
-		    "\"lambda\":%g,\"alpha\":%g,\"seed\":%lu}", f, iters,
-		    lambda, alpha, seed);
+		if (!strcmp(kind, "bpr"))
+			snprintf(params, sizeof params, "{\"factors\":%zu,"
+			    "\"epochs\":%d,\"lambda\":%g,\"rate\":%g,"
+			    "\"seed\":%lu}", f, iters, lambda, rate, seed);
+		else
+			snprintf(params, sizeof params, "{\"factors\":%zu,"
+			    "\"iters\":%d,\"lambda\":%g,\"alpha\":%g,"
+			    "\"seed\":%lu}", f, iters, lambda, alpha, seed);
 		free(U);
 		free(V);
 	}

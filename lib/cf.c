@@ -280,3 +280,94 @@ rec_als_train(const struct rec_csr *ui, size_t f, int iters,
 		fputc('\n', stderr);
 	rec_csr_free(&iu);
 }
+
+static uint64_t
+xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+static int
+has_item(const struct rec_csr *m, uint32_t r, uint32_t c)
+{
+	uint64_t lo = m->ptr[r], hi = m->ptr[r + 1];
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (m->idx[mid] == c)
+			return 1;
+		if (m->idx[mid] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+void
+rec_bpr_train(const struct rec_csr *ui, size_t f, int epochs,
+    double rate, double reg, uint64_t seed, float *U, float *V,
+    int progress)
+{
+	uint64_t s = seed ? seed : 1, nnz = ui->ptr[ui->nrows], t, e;
+	uint32_t *owner = xmalloc((nnz + 1) * sizeof *owner);
+	size_t i, b = f - 1;
+	uint32_t u;
+	int ep;
+
+	for (u = 0; u < ui->nrows; u++)
+		for (e = ui->ptr[u]; e < ui->ptr[u + 1]; e++)
+			owner[e] = u;
+	for (i = 0; i < (size_t)ui->nrows * f; i++)
+		U[i] = (float)((xorshift(&s) >> 11) *
+		    (1.0 / 9007199254740992.0) - 0.5) * 0.1f;
+	for (i = 0; i < (size_t)ui->ncols * f; i++)
+		V[i] = (float)((xorshift(&s) >> 11) *
+		    (1.0 / 9007199254740992.0) - 0.5) * 0.1f;
+	for (u = 0; u < ui->nrows; u++)
+		U[(size_t)u * f + b] = 1;	/* the bias slot */
+	for (i = 0; i < ui->ncols; i++)
+		V[i * f + b] = 0;
+	for (ep = 0; ep < epochs && nnz && ui->ncols > 1; ep++) {
+		for (t = 0; t < nnz; t++) {
+			uint64_t pick = xorshift(&s) % nnz;
+			uint32_t pos = ui->idx[pick], neg;
+			float *pu, *pi, *pj, x = 0, g;
+			size_t k;
+			int tries = 0;
+
+			u = owner[pick];
+			if (ui->ptr[u + 1] - ui->ptr[u] >= ui->ncols)
+				continue;	/* had everything */
+			do
+				neg = (uint32_t)(xorshift(&s) % ui->ncols);
+			while (has_item(ui, u, neg) && ++tries < 100);
+			if (tries == 100)
+				continue;
+			pu = U + (size_t)u * f;
+			pi = V + (size_t)pos * f;
+			pj = V + (size_t)neg * f;
+			for (k = 0; k < f; k++)
+				x += pu[k] * (pi[k] - pj[k]);
+			/* d/dx log sigmoid(x) = 1 - sigmoid(x) */
+			g = (float)(rate / (1 + exp(x)));
+			for (k = 0; k < b; k++) {
+				float wu = pu[k], wi = pi[k], wj = pj[k];
+				pu[k] += g * (wi - wj) - (float)(rate * reg) * wu;
+				pi[k] += g * wu - (float)(rate * reg) * wi;
+				pj[k] += -g * wu - (float)(rate * reg) * wj;
+			}
+			pi[b] += g - (float)(rate * reg) * pi[b];
+			pj[b] += -g - (float)(rate * reg) * pj[b];
+		}
+		if (progress)
+			fprintf(stderr, "\r%s: bpr epoch %d of %d", rec_progname,
+			    ep + 1, epochs);
+	}
+	if (progress)
+		fputc('\n', stderr);
+	free(owner);
+}

@@ -419,6 +419,34 @@ void rec_als_train(const struct rec_csr *ui, size_t f, int iters,
     double lambda, double alpha, uint64_t seed, float *U, float *V,
     int progress);
 
+/* ease.c: the closed-form item-item model, and the blocked inverse it
+ * needs.  rec_spd_inverse inverts the symmetric positive definite
+ * n x n matrix A in place (full rows, both triangles read as the lower
+ * one); n must be a multiple of rec_spd_size's block; 0 if A is not
+ * positive definite. */
+size_t rec_spd_size(size_t n);
+int rec_spd_inverse(float *A, size_t n, int progress);
+
+/* EASE (Steck 2019): the dense item x item weights B (ld x ld, ld =
+ * rec_spd_size(ncols), padding zero), caller frees; item j scores
+ * sum of B[i][j] over the items i a user had */
+float *rec_ease_matrix(const struct rec_csr *ui, double lambda,
+    size_t *ld, int progress);
+
+/* EASE kept sparse: for every item its k weights to other items of
+ * largest size (negative ones too), largest first, stored as
+ * rec_itemknn_train stores them */
+void rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
+    uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
+
+/* BPR (Rendle et al. 2009) by stochastic gradient ascent on sampled
+ * (user, had, not had) triples, epochs x interactions of them; the last
+ * factor is an item bias (the user side holds 1 there), so scores are
+ * plain dot products of U (nrows x f) and V (ncols x f) */
+void rec_bpr_train(const struct rec_csr *ui, size_t f, int epochs,
+    double rate, double reg, uint64_t seed, float *U, float *V,
+    int progress);
+
 /* plan.c: a request in plain words -> a formatted intent -> a plan of
  * rec tools (OMuleT's intent, then a fixed policy) */
 #define REC_MAXC 16

@@ -36,6 +36,26 @@ test_fail 'an unknown seed' 1 "^rec-cf: no item 'zz' in the catalog$" 'rec-cf -l
 test_fail 'a cold-start user' 1 "user 'u9' has no history \(a cold start" 'rec-cf -u u9 < /dev/null'
 test_fail '--lenient: a warning and nothing' 0 "no item 'zz' in the catalog" \
 	'rec-cf -e -l zz < /dev/null > out && ! test -s out'
+# EASE by hand, lambda 1: the Gram matrix of a, b, c plus I is
+# M = [[4,2,1],[2,3,0],[1,0,2]], det 13, and P = M^-1 = adj(M) / 13 with
+# P_aa 6, P_ab -4, P_ac -3, P_bb 7, P_bc 2, P_cc 8 (all / 13);
+# B_ij = -P_ij / P_jj: B_ab 4/7, B_ac 3/8, B_cb -2/7
+test_ok 'EASE weights equal the closed form computed by hand' \
+	'rec-train -l 1 ease > out && grep -q "{\"neighbours\":100,\"lambda\":1}" out &&
+	 rec-cf -m ease -l a < /dev/null > out && test "$(ids < out)" = "b c " &&
+	 close_to "$(score_of b < out)" "$(calc "4 / 7")" 1e-5 &&
+	 close_to "$(score_of c < out)" "$(calc "3 / 8")" 1e-5'
+test_ok 'EASE keeps its negative weights: a user with a and c' \
+	'rec-cf -m ease -u u3 < /dev/null > out && test "$(ids < out)" = "b " &&
+	 close_to "$(score_of b < out)" "$(calc "4 / 7 - 2 / 7")" 1e-5'
+test_fail 'EASE without regularisation on an item nobody had' 1 \
+	'the Gram matrix is not positive definite \(raise --lambda\)' \
+	'rec-train -n e0 -l 0 ease'
+test_ok 'a failed training leaves the catalog as it was' \
+	'test "$(sqlite3 c.db "select count(*) from models where name = '"'e0'"'")" = 0 &&
+	 test "$(ls | grep -c "^c\.db")" = 1'
+test_ok 'the blocked inverse EASE uses: A A^-1 = I over several blocks' \
+	'for n in 1 95 96 97 250 400; do "$REC_TESTBIN/spd-inverse" $n 1e-4 || exit 1; done > out'
 test_fail 'an unknown kind of model' 2 "unknown model 'svd'" 'rec-train svd'
 test_fail 'like and user together' 2 'give --like or --user' 'rec-cf -l a -u u1 < /dev/null'
 
@@ -52,6 +72,16 @@ test_ok 'ALS training is deterministic for a seed' \
 	'sqlite3 b.db "select hex(vec) from vectors where space = '"'als'"' order by id" > a &&
 	 rec-train -d b.db -f 2 -i 20 -l 0.01 als > /dev/null &&
 	 sqlite3 b.db "select hex(vec) from vectors where space = '"'als'"' order by id" | cmp - a'
+test_ok 'BPR finds the missing entry of a block' \
+	'rec-train -d b.db -f 4 -i 300 bpr > /dev/null &&
+	 rec-cf -d b.db -m bpr -u u1 < /dev/null > out && test "$(ids < out | cut -d" " -f1)" = i3'
+test_ok 'BPR training is deterministic for a seed' \
+	'sqlite3 b.db "select hex(vec) from vectors where space = '"'bpr'"' order by id" > a &&
+	 rec-train -d b.db -f 4 -i 300 bpr > /dev/null &&
+	 sqlite3 b.db "select hex(vec) from vectors where space = '"'bpr'"' order by id" | cmp - a &&
+	 rec-train -d b.db -f 4 -i 300 -r 2 bpr > /dev/null &&
+	 ! sqlite3 b.db "select hex(vec) from vectors where space = '"'bpr'"' order by id" | cmp -s - a'
+test_fail 'BPR needs room for its bias' 2 'bpr needs at least 2 factors' 'rec-train -d b.db -f 1 bpr'
 # a rank-1 matrix (every user has every item) but for (u1, i3): with one
 # factor ALS recovers it, predicting the missing entry like the others
 { echo user,item; for u in u1 u2 u3 u4; do for i in i1 i2 i3; do echo "$u,$i"; done; done; } |
