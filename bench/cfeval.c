@@ -291,10 +291,10 @@ main(int argc, char **argv)
 		m.train = &train;
 		m.ni = s.ni;
 		t0 = now();
-		m.B = rec_ease_matrix(&train, 500, &m.ld, 0);
+		m.B = rec_ease_matrix(&train, 100, &m.ld, 0);
 		t0 = now() - t0;
 		evaluate(&s, &train, score_ease, &m, &res);
-		report("EASE (lambda 500)", t0, &res);
+		report("EASE (lambda 100)", t0, &res);
 		free(m.B);
 		k.train = &train;
 		k.k = 100;
@@ -303,7 +303,7 @@ main(int argc, char **argv)
 		k.sim = xmalloc((size_t)s.ni * k.k * sizeof *k.sim);
 		k.cnt = xcalloc(s.ni + 1, sizeof *k.cnt);
 		t0 = now();
-		rec_ease_train(&train, 500, k.k, k.nbr, k.sim, k.cnt, 0);
+		rec_ease_train(&train, 100, k.k, k.nbr, k.sim, k.cnt, 0);
 		t0 = now() - t0;
 		evaluate(&s, &train, score_knn, &k, &res);
 		report("EASE, top 100 kept", t0, &res);
@@ -323,10 +323,10 @@ main(int argc, char **argv)
 		evaluate(&s, &train, score_als, &m, &res);
 		report("ALS (f 64, 10 iters)", t0, &res);
 		t0 = now();
-		rec_bpr_train(&train, m.f, 30, 0.05, 0.001, 1, m.U, m.V, 0);
+		rec_bpr_train(&train, m.f, 100, 0.05, 0.001, 1, m.U, m.V, 0);
 		t0 = now() - t0;
 		evaluate(&s, &train, score_als, &m, &res);
-		report("BPR (f 64, 30 epochs)", t0, &res);
+		report("BPR (f 64, 100 epochs)", t0, &res);
 		free(m.U);
 		free(m.V);
 	}

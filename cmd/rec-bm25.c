@@ -38,9 +38,6 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
-static const char *const text_roles[] = { "title", "creator", "collection",
-	"tags", "text", "category", NULL };
-
 static char *
 index_path(const char *cat)
 {
@@ -67,9 +64,10 @@ build(const char *cat)
 		rec_sqlite_die(db, "columns");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *role = (const char *)sqlite3_column_text(st, 1);
-		for (i = 0; text_roles[i] && strcmp(text_roles[i], role); i++)
+		for (i = 0; rec_text_roles[i] &&
+		    strcmp(rec_text_roles[i], role); i++)
 			;
-		if (!text_roles[i])
+		if (!rec_text_roles[i])
 			continue;
 		names = xrealloc(names, (n + 2) * sizeof *names);
 		names[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));

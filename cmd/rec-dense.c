@@ -27,8 +27,9 @@ usage(FILE *fp)
 	    "  -M, --msgpack        write msgpack instead of JSONL\n"
 	    "  -s, --as NAME        the src of the records (default dense)\n"
 	    "  -S, --space SPACE    the vector space (default: the only one)\n"
-	    "  -t, --text TEXT      items near the text, embedded through "
-	    "REC_LLM_URL\n"
+	    "  -t, --text TEXT      items near the text, by the encoder of "
+	    "rec-train text\n"
+	    "                       or through REC_LLM_URL\n"
 	    "  -u, --user USER      items near the user's taste\n"
 	    "  -v, --vector X,...   items near this vector\n"
 	    "  -h, --help           print this help\n"
@@ -59,6 +60,29 @@ only_space(sqlite3 *db)
 		rec_usage_die("the catalog has %d vector spaces: choose one "
 		    "with -S", n);
 	return s;
+}
+
+/* for --text without --space: the encoder rec-train text made, when
+ * there is exactly one, or else the only space */
+static char *
+text_space(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM spaces WHERE source = "
+	    "'rec-train text'", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			if (!n++)
+				s = xstrdup((const char *)
+				    sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (n == 1)
+		return s;
+	free(s);
+	return only_space(db);
 }
 
 int
@@ -96,6 +120,7 @@ main(int argc, char **argv)
 	struct rec_writer w;
 	sqlite3 *db;
 	sqlite3_stmt *st;
+	struct rec_textenc_db enc;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:S:t:u:v:hV", longopts,
@@ -129,7 +154,7 @@ main(int argc, char **argv)
 		rec_usage_die("give one of --like, --user, --vector and --text");
 	db = rec_catalog_open(dbpath);
 	if (!space)
-		space = only_space(db);
+		space = text ? text_space(db) : only_space(db);
 	dim = rec_catalog_space(db, space);
 	if (!dim)
 		rec_die("no vector space '%s' in the catalog", space);
@@ -163,13 +188,25 @@ main(int argc, char **argv)
 		}
 	}
 	q = xcalloc((size_t)dim + 1, sizeof *q);
-	if (text) {
+	if (text && rec_textenc_db_open(&enc, db, space)) {
+		/* the catalog's own encoder */
+		if (!rec_textenc_encode(&enc.e, rec_textenc_db_lookup, &enc,
+		    text, q, NULL))
+			rec_none(lenient, "--text: no word of '%s' is known to "
+			    "the encoder '%s'", text, space);
+		rec_textenc_db_close(&enc);
+		{
+			struct rec_buf b = {0};
+			rec_buf_printf(&b, "dense: near '%s' in %s", text, space);
+			why = b.data;
+		}
+	} else if (text) {
 		struct rec_buf err = {0};
 		float *e;
 		size_t edim;
 		if (!rec_llm_enabled())
-			rec_usage_die("--text needs REC_LLM_URL (an /embeddings "
-			    "server)");
+			rec_usage_die("--text needs a space from rec-train text "
+			    "or REC_LLM_URL (an /embeddings server)");
 		if (rec_llm_embed(&text, 1, &e, &edim, &err) < 0)
 			rec_die("--text: %s", err.data);
 		if (edim != (size_t)dim)

@@ -9,6 +9,165 @@
 
 #include "rec.h"
 
+/* the text encoder: learnt from the items' text columns, written as
+ * the vector space name (every item's vector) with the word vectors and
+ * subword buckets rec-dense --text reads queries through */
+static void
+train_text(const char *path, const char *name, size_t dim,
+    unsigned long seed)
+{
+	sqlite3 *db = rec_catalog_open(path);
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0}, doc = {0};
+	struct rec_textenc e;
+	char **docs = NULL, **ids = NULL, params[200];
+	size_t n = 0, cap = 0, ncols = 0, i, j, empty = 0;
+	float *v;
+
+	rec_buf_adds(&sql, "SELECT id");
+	if (sqlite3_prepare_v2(db, "SELECT name, role FROM columns ORDER BY "
+	    "position", -1, &st, NULL))
+		rec_sqlite_die(db, "columns");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *role = (const char *)sqlite3_column_text(st, 1);
+		for (i = 0; rec_text_roles[i] && role &&
+		    strcmp(rec_text_roles[i], role); i++)
+			;
+		if (!rec_text_roles[i] || !role)
+			continue;
+		rec_buf_printf(&sql, ", \"%s\"",
+		    (const char *)sqlite3_column_text(st, 0));
+		ncols++;
+	}
+	sqlite3_finalize(st);
+	if (!ncols)
+		rec_die("catalog '%s' has no text columns to learn from", path);
+	rec_buf_adds(&sql, " FROM items ORDER BY rowid");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		rec_buf_reset(&doc);
+		for (j = 0; j < ncols; j++) {
+			const char *t = (const char *)sqlite3_column_text(st,
+			    (int)j + 1);
+			if (t) {
+				rec_buf_adds(&doc, t);
+				rec_buf_addc(&doc, ' ');
+			}
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			docs = xrealloc(docs, cap * sizeof *docs);
+			ids = xrealloc(ids, cap * sizeof *ids);
+		}
+		docs[n] = xstrdup(doc.data ? doc.data : "");
+		ids[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (!n)
+		rec_die("the catalog has no items to learn from");
+	rec_textenc_train(&e, (const char *const *)docs, n, dim, seed,
+	    isatty(2));
+	if (e.words.n < 2)
+		rec_die("too little text to learn from: %zu words appear in "
+		    "two items or more", e.words.n);
+	db = rec_catalog_edit(path, 0, 0);
+	rec_sql_exec(db, "CREATE TABLE IF NOT EXISTS models(name TEXT PRIMARY "
+	    "KEY, kind TEXT NOT NULL, params TEXT, trained TEXT);"
+	    "CREATE TABLE IF NOT EXISTS spaces(name TEXT PRIMARY KEY, dim "
+	    "INTEGER NOT NULL, source TEXT);"
+	    "CREATE TABLE IF NOT EXISTS vectors(space TEXT NOT NULL, id TEXT NOT "
+	    "NULL, vec BLOB NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID;"
+	    "CREATE TABLE IF NOT EXISTS text_words(space TEXT NOT NULL, word "
+	    "TEXT NOT NULL, idf REAL NOT NULL, vec BLOB NOT NULL, PRIMARY "
+	    "KEY(space, word)) WITHOUT ROWID;"
+	    "CREATE TABLE IF NOT EXISTS text_pieces(space TEXT NOT NULL, "
+	    "bucket INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(space, "
+	    "bucket)) WITHOUT ROWID", "models");
+	{
+		char *q = sqlite3_mprintf("DELETE FROM vectors WHERE space = %Q;"
+		    "DELETE FROM text_words WHERE space = %Q; DELETE FROM "
+		    "text_pieces WHERE space = %Q; INSERT OR REPLACE INTO spaces "
+		    "VALUES(%Q, %d, 'rec-train text')", name, name, name, name,
+		    (int)e.dim);
+		rec_sql_exec(db, q, "spaces");
+		sqlite3_free(q);
+	}
+	v = xcalloc(e.dim + 1, sizeof *v);
+	if (sqlite3_prepare_v2(db, "INSERT INTO vectors VALUES(?, ?, ?)", -1,
+	    &st, NULL))
+		rec_sqlite_die(db, "vectors");
+	for (i = 0; i < n; i++) {
+		if (!rec_textenc_encode(&e, rec_textenc_mem, &e, docs[i], v,
+		    NULL)) {
+			empty++;	/* no text: no vector */
+			continue;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ids[i], -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 3, v, (int)(e.dim * 4), SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_sqlite_die(db, "vectors");
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT INTO text_words VALUES(?, ?, ?, ?)",
+	    -1, &st, NULL))
+		rec_sqlite_die(db, "text_words");
+	for (i = 0; i < e.words.n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, e.words.key[i], (int)e.words.keylen[i],
+		    SQLITE_STATIC);
+		sqlite3_bind_double(st, 3, e.idf[i]);
+		sqlite3_bind_blob(st, 4, e.wvec + i * e.dim, (int)(e.dim * 4),
+		    SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_sqlite_die(db, "text_words");
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT INTO text_pieces VALUES(?, ?, ?)",
+	    -1, &st, NULL))
+		rec_sqlite_die(db, "text_pieces");
+	for (i = 0; i < REC_TEXT_BUCKETS; i++) {
+		if (!rec_textenc_mem(&e, NULL, i, v, NULL))
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, (int)i);
+		sqlite3_bind_blob(st, 3, v, (int)(e.dim * 4), SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rec_sqlite_die(db, "text_pieces");
+	}
+	sqlite3_finalize(st);
+	snprintf(params, sizeof params, "{\"dim\":%zu,\"docs\":%zu,"
+	    "\"words\":%zu,\"seed\":%lu}", e.dim, n, e.words.n, seed);
+	{
+		char *q = sqlite3_mprintf("INSERT OR REPLACE INTO models VALUES("
+		    "%Q, 'text', %Q, strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ'))", name,
+		    params);
+		rec_sql_exec(db, q, "models");
+		sqlite3_free(q);
+	}
+	rec_catalog_save(db);
+	printf("%s: text on %zu items (%zu without text), %zu words %s\n",
+	    name, n, empty, e.words.n, params);
+	for (i = 0; i < n; i++) {
+		free(docs[i]);
+		free(ids[i]);
+	}
+	free(docs);
+	free(ids);
+	free(v);
+	rec_textenc_free(&e);
+	rec_buf_free(&sql);
+	rec_buf_free(&doc);
+	if (fflush(stdout) || ferror(stdout))
+		rec_die("write error");
+	rec_exit(0);
+}
+
 static void
 usage(FILE *fp)
 {
@@ -19,20 +178,22 @@ usage(FILE *fp)
 	    "[-l LAMBDA] [-a ALPHA] [-r SEED]\n"
 	    "       rec-train [-d CATALOG] [-n NAME] bpr [-f F] [-i EPOCHS] "
 	    "[-l LAMBDA] [-R RATE] [-r SEED]\n"
+	    "       rec-train [-d CATALOG] [-n NAME] text [-f DIM] [-r SEED]\n"
 	    "  -a, --alpha ALPHA    als: confidence of an interaction, 1 + "
 	    "ALPHA (default 10)\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -f, --factors F      als, bpr: factors (default 64)\n"
+	    "  -f, --factors F      als, bpr: factors; text: dimensions "
+	    "(default 64)\n"
 	    "  -H, --shrink S       itemknn: cosine shrinkage (default 10)\n"
 	    "  -i, --iters N        als: iterations (default 10); bpr: "
-	    "epochs (default 30)\n"
+	    "epochs (default 100)\n"
 	    "  -K, --neighbours N   itemknn, ease: neighbours kept per item "
 	    "(default 100)\n"
-	    "  -l, --lambda L       regularisation (default: ease 500, als "
+	    "  -l, --lambda L       regularisation (default: ease 100, als "
 	    "0.1, bpr 0.001)\n"
 	    "  -n, --name NAME      the model's name (default: the kind)\n"
 	    "  -R, --rate R         bpr: learning rate (default 0.05)\n"
-	    "  -r, --seed N         als, bpr: random seed (default 1)\n"
+	    "  -r, --seed N         als, bpr, text: random seed (default 1)\n"
 	    "  -h, --help           print this help\n"
 	    "  -V, --version        print the version\n");
 }
@@ -88,19 +249,21 @@ main(int argc, char **argv)
 		default: rec_bad_option(argv, c);
 		}
 	if (optind != argc - 1)
-		rec_usage_die("give the model to train: itemknn, ease, als or "
-		    "bpr");
+		rec_usage_die("give the model to train: itemknn, ease, als, bpr "
+		    "or text");
 	kind = argv[optind];
 	if (strcmp(kind, "itemknn") && strcmp(kind, "ease") &&
-	    strcmp(kind, "als") && strcmp(kind, "bpr"))
-		rec_usage_die("unknown model '%s' (itemknn, ease, als or bpr)",
-		    kind);
+	    strcmp(kind, "als") && strcmp(kind, "bpr") && strcmp(kind, "text"))
+		rec_usage_die("unknown model '%s' (itemknn, ease, als, bpr or "
+		    "text)", kind);
+	if (!strcmp(kind, "text"))
+		train_text(rec_catalog_path(path), name ? name : kind, f, seed);
 	vectors = !strcmp(kind, "als") || !strcmp(kind, "bpr");
 	if (lambda < 0)
-		lambda = !strcmp(kind, "ease") ? 500 : !strcmp(kind, "bpr") ?
+		lambda = !strcmp(kind, "ease") ? 100 : !strcmp(kind, "bpr") ?
 		    0.001 : 0.1;
 	if (!iters)
-		iters = !strcmp(kind, "bpr") ? 30 : 10;
+		iters = !strcmp(kind, "bpr") ? 100 : 10;
 	if (!strcmp(kind, "bpr") && f < 2)
 		rec_usage_die("bpr needs at least 2 factors (the last is a "
 		    "bias)");

@@ -271,3 +271,6 @@ rec_catalog_save(sqlite3 *db)
 	free(tmppath);
 	tmppath = NULL;
 }
+
+const char *const rec_text_roles[] = { "title", "creator", "collection",
+	"tags", "text", "category", NULL };

@@ -433,9 +433,8 @@ int rec_spd_inverse(float *A, size_t n, int progress);
 float *rec_ease_matrix(const struct rec_csr *ui, double lambda,
     size_t *ld, int progress);
 
-/* EASE kept sparse: for every item its k weights to other items of
- * largest size (negative ones too), largest first, stored as
- * rec_itemknn_train stores them */
+/* EASE kept sparse: for every item its k largest positive weights to
+ * other items, largest first, stored as rec_itemknn_train stores them */
 void rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
     uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
 
@@ -446,6 +445,35 @@ void rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
 void rec_bpr_train(const struct rec_csr *ui, size_t f, int epochs,
     double rate, double reg, uint64_t seed, float *U, float *V,
     int progress);
+
+/* textenc.c: the catalog's own text encoder (PPMI + truncated SVD word
+ * vectors, subword buckets for unknown words) */
+#define REC_TEXT_BUCKETS 32768
+struct rec_textenc {
+	size_t dim, ndocs;
+	struct rec_hash words;	/* the vocabulary */
+	float *wvec;		/* words.n x dim, unit length */
+	float *idf;		/* words.n */
+	float *gvec;		/* REC_TEXT_BUCKETS x dim, zero where unused */
+};
+/* a word's vector and idf into vec and *idf, or with w NULL the vector
+ * of subword bucket n; 0 when there is none */
+typedef int rec_textenc_lookup(void *ctx, const char *w, size_t n,
+    float *vec, float *idf);
+/* trains e (which the caller frees with rec_textenc_free) from ndocs
+ * texts; deterministic for a seed */
+void rec_textenc_train(struct rec_textenc *e, const char *const *docs,
+    size_t ndocs, size_t dim, uint64_t seed, int progress);
+/* encodes text into out (e->dim floats, unit length or all zero),
+ * looking words up through look; returns how many words it could read
+ * (known, or through their pieces: *pieces of them) */
+size_t rec_textenc_encode(const struct rec_textenc *e,
+    rec_textenc_lookup *look, void *lctx, const char *text, float *out,
+    size_t *pieces);
+/* the lookup over a trained e in memory (lctx is e) */
+int rec_textenc_mem(void *ctx, const char *w, size_t n, float *vec,
+    float *idf);
+void rec_textenc_free(struct rec_textenc *e);
 
 /* plan.c: a request in plain words -> a formatted intent -> a plan of
  * rec tools (OMuleT's intent, then a fixed policy) */
@@ -694,6 +722,22 @@ void rec_sql_exec(sqlite3 *db, const char *sql, const char *what);
 extern const char *const rec_roles[];
 /* the dimension of a vector space of the catalog, or 0 if it has none */
 int rec_catalog_space(sqlite3 *db, const char *space);
+/* the column roles whose text rec-bm25 indexes and rec-train text
+ * learns from, NULL-terminated */
+extern const char *const rec_text_roles[];
+/* textenc.c: an encoder rec-train text wrote into the catalog as space: e holds
+ * its dimension and document count (no words: those are looked up one
+ * at a time through rec_textenc_db_lookup, ctx x); 0 when space is not
+ * one */
+struct rec_textenc_db {
+	struct rec_textenc e;
+	sqlite3_stmt *word, *piece;
+};
+int rec_textenc_db_open(struct rec_textenc_db *x, sqlite3 *db,
+    const char *space);
+int rec_textenc_db_lookup(void *ctx, const char *w, size_t n, float *vec,
+    float *idf);
+void rec_textenc_db_close(struct rec_textenc_db *x);
 /* the vector of id in space into out (dim floats); 0 if it has none */
 int rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
     size_t idlen, float *out, int dim);

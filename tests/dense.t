@@ -37,4 +37,37 @@ test_fail 'two spaces: name one' 2 'choose one with -S' \
 test_ok 'the planner sends liked items to rec-dense' \
 	'rec-bm25 -d d.db --index && rec-plan "songs like one more time" | grep -q "rec-dense -e -S other -k 100 -l s01\|rec-dense -e -S toy -k 100 -l s01"'
 
+# the catalog's own text encoder: two groups of words that never meet,
+# {calm soft piano ambient ballad} and {loud metal guitar drums rock riff};
+# their PPMI matrix is block diagonal, so with 2 dimensions each block
+# gets one axis: every word lies on its group's axis (cosine 1 inside a
+# group, 0 across), items 4 and 8 have no "calm" but its group's words
+printf 'id,tags\n1,calm soft piano\n2,calm soft ambient\n3,calm piano\n4,soft piano ballad\n5,loud metal guitar\n6,loud metal drums\n7,metal guitar riff\n8,soft ambient piano\n9,loud guitar rock\n' > t.csv
+rec-import -d t.db items t.csv || exit 1
+top5() { ids | cut -d" " -f1-5 | tr " " "\n" | sort | tr "\n" " "; }
+test_ok 'rec-train text learns word vectors from the items'"'"' text' \
+	'rec-train -d t.db -f 2 text > out &&
+	 grep -q "^text: text on 9 items (0 without text), 7 words {\"dim\":2," out &&
+	 test "$(sqlite3 t.db "select count(*) from vectors where space = '"'text'"'")" = 9'
+test_ok '"calm" finds the items of its group, with or without the word' \
+	'rec-dense -d t.db -t calm -a > out && test "$(top5 < out)" = "1 2 3 4 8 " &&
+	 test "$(score_of 4 < out)" = 1.0 &&
+	 awk -v s="$(score_of 9 < out)" "BEGIN { exit !(s < 1e-6 && s > -1e-6) }"'
+test_ok 'an unseen word is read through its pieces: pianos' \
+	'rec-dense -d t.db -t pianos -a > out && test "$(top5 < out)" = "1 2 3 4 8 " &&
+	 grep -q "\"why\":\"dense: near '"'pianos'"' in text\"" out'
+test_ok 'the encoder is the default space for --text' \
+	'echo "{\"id\":\"1\",\"vec\":[1,0]}" > o.jsonl && rec-import -d t.db vectors -a other o.jsonl &&
+	 test "$(rec-dense -d t.db -t loud -k 4 -a | ids)" = "5 6 7 9 "'
+test_fail 'a text the encoder cannot read' 1 "no word of 'zzzz' is known to the encoder 'text'" \
+	'rec-dense -d t.db -t zzzz -a'
+test_fail 'the same, lenient' 0 "no word of 'zzzz' is known" \
+	'rec-dense -e -d t.db -t zzzz -a > out && ! test -s out'
+test_fail 'too little text' 1 'too little text to learn from: 0 words appear in two items' \
+	'printf "id,tags\nx,one\ny,two\n" > tiny.csv && rec-import -d tiny.db items tiny.csv && rec-train -d tiny.db text'
+test_ok 'text training is deterministic' \
+	'sqlite3 t.db "select hex(vec) from vectors where space = '"'text'"' order by id" > a &&
+	 rec-train -d t.db -f 2 text > /dev/null &&
+	 sqlite3 t.db "select hex(vec) from vectors where space = '"'text'"' order by id" | cmp - a'
+
 done_testing

@@ -70,7 +70,7 @@ test_fail 'an embedding with a value that is not a number' 1 'embedding 0: value
 	'serve e5 notnum.raw && rec-dense -S text -t "x" < /dev/null; s=$?; wait $stub; exit $s'
 test_fail 'no server' 1 "^rec-dense: --text: http://127.0.0.1:1/v1/embeddings: " \
 	'REC_LLM_URL=http://127.0.0.1:1/v1 rec-dense -S text -t "x" < /dev/null'
-test_fail '--text without a model' 2 'needs REC_LLM_URL' \
+test_fail '--text without a model' 2 'needs a space from rec-train text or REC_LLM_URL' \
 	'unset REC_LLM_URL; rec-dense -S text -t "x" < /dev/null'
 test_ok 'a failed embedding leaves the catalog as it was' \
 	'cp v.db before.db; REC_LLM_URL=http://127.0.0.1:1/v1 rec-import -d v.db vectors -a t2 -E title 2> /dev/null;
