@@ -25,7 +25,7 @@ else
 O ?= build
 endif
 
-TOOLS = rec-cat rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond rec-dense
+TOOLS = rec-cat rec-batch rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond rec-dense
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
 BINS = $(TOOLS:%=$(O)/bin/%)

@@ -12,6 +12,7 @@
 #define REC_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <msgpack.h>
@@ -474,6 +475,43 @@ size_t rec_textenc_encode(const struct rec_textenc *e,
 int rec_textenc_mem(void *ctx, const char *w, size_t n, float *vec,
     float *idf);
 void rec_textenc_free(struct rec_textenc *e);
+
+/* batch.c: one command per user, up to max at once, for rec-batch.  A
+ * job's standard output is kept whole until it ends (maxout bytes at
+ * most: past that it is killed); its standard input is /dev/null and
+ * its standard error ours. */
+struct rec_job {
+	int pid;		/* 0: a free slot */
+	int fd;
+	char *user;
+	struct rec_buf out;
+	int status;		/* its wait status, once ended */
+	int too_big;
+};
+struct rec_jobs {
+	char **argv;		/* the command; borrowed */
+	size_t argc;
+	const char *placeholder;	/* replaced by the user; NULL: the
+					 * user is the last argument */
+	size_t max, n, maxout;
+	struct rec_job *job;
+};
+/* set from a signal handler: rec_jobs_wait returns NULL */
+extern volatile sig_atomic_t rec_jobs_stop;
+void rec_jobs_init(struct rec_jobs *j, char **argv, size_t argc,
+    const char *placeholder, size_t max, size_t maxout);
+/* starts the command for user; needs j->n < j->max */
+void rec_jobs_start(struct rec_jobs *j, const char *user);
+/* waits for a job to end and returns it (read it, then release it);
+ * NULL when none is running or rec_jobs_stop was set */
+struct rec_job *rec_jobs_wait(struct rec_jobs *j);
+void rec_jobs_release(struct rec_jobs *j, struct rec_job *job);
+/* ends every running job (SIGTERM) and waits for it */
+void rec_jobs_kill(struct rec_jobs *j);
+void rec_jobs_free(struct rec_jobs *j);
+int rec_jobs_ok(const struct rec_job *job);
+/* appends how a failed job failed: "failed with status 1" */
+void rec_jobs_describe(struct rec_buf *b, const struct rec_job *job);
 
 /* plan.c: a request in plain words -> a formatted intent -> a plan of
  * rec tools (OMuleT's intent, then a fixed policy) */
