@@ -6,57 +6,17 @@
 # twice.  Skipped where sshd or GNU parallel is missing.
 . "$(dirname "$0")/lib.sh"
 
-SSHD=$(command -v sshd || echo /usr/sbin/sshd)
-if ! [ -x "$SSHD" ] || ! command -v parallel > /dev/null ||
-    ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
-	skip 'needs sshd, ssh and GNU parallel (apt-get install openssh-server parallel)'
+. "$TOP/tests/hosts.sh"
+if ! why=$(hosts_missing); then
+	skip "$why"
 	done_testing; exit 0
 fi
-if ! [ -d /run/sshd ] && ! mkdir -p /run/sshd 2> /dev/null; then
-	skip 'sshd needs its privilege separation directory /run/sshd'
+trap 'hosts_stop; rm -rf "$T"' EXIT
+if ! hosts_start "$T" 2; then
+	skip "cannot start sshd on loopback ports (see $T/sshd*.log)"
 	done_testing; exit 0
 fi
-
-pids=
-trap 'for p in $pids; do pkill -KILL -P "$p" 2> /dev/null; kill -KILL "$p" 2> /dev/null; done; rm -rf "$T"' EXIT
-ssh-keygen -q -t ed25519 -N '' -f hostkey && ssh-keygen -q -t ed25519 -N '' -f id &&
-	cp id.pub authorized_keys && chmod 600 authorized_keys || exit 1
-me=$(id -un)
-S="ssh -i $T/id -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
-# two hosts on free loopback ports
-: > hosts
-base=$((20000 + $$ % 20000))
-for h in 1 2; do
-	started=
-	for try in 0 1 2 3 4 5 6 7 8 9; do
-		port=$((base + h * 100 + try))
-		cat > sshd$h.conf <<CONF
-ListenAddress 127.0.0.1:$port
-HostKey $T/hostkey
-AuthorizedKeysFile $T/authorized_keys
-PidFile $T/sshd$h.pid
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-LogLevel ERROR
-CONF
-		rm -f sshd$h.pid
-		"$SSHD" -f "$T/sshd$h.conf" -E "$T/sshd$h.log" 2> /dev/null || continue
-		i=0; while ! [ -s sshd$h.pid ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		if $S -p $port "$me@127.0.0.1" true 2> /dev/null; then
-			started=$port; break
-		fi
-	done
-	[ -s sshd$h.pid ] && pids="$pids $(cat sshd$h.pid)"
-	if [ -z "$started" ]; then
-		skip "cannot start sshd on a loopback port (see $T/sshd$h.log)"
-		done_testing; exit 0
-	fi
-	eval "port$h=$started"
-	echo "1/$S -p $started $me@127.0.0.1" >> hosts
-done
+port1=$(sed -n 1p "$T/ports"); port2=$(sed -n 2p "$T/ports")
 
 # a catalog of 40 users and 60 items, deterministic
 awk 'BEGIN { print "id,title"; for (i = 1; i <= 60; i++) printf "i%02d,Item %d\n", i, i }' > items.csv
@@ -91,7 +51,7 @@ test_ok 'a host killed mid-run: its users retried on the other, nothing lost or 
 	': > attempts.log
 	 parallel --will-cite --sshloginfile hosts --retries 3 --pipe -N 5 "$remote" < users.txt > parts2 2> perr2 & par=$!
 	 i=0; while ! grep -q " $port2\$" attempts.log && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	 sleep 0.15; p=$(cat sshd2.pid); pkill -KILL -P $p; kill -KILL $p
+	 sleep 0.15; hosts_kill 2
 	 wait $par &&
 	 retried=$(awk -v a=$port1 -v b=$port2 "\$2 == b { k[\$1] = 1 } \$2 == a && k[\$1] { print \$1 }" attempts.log) &&
 	 test -n "$retried" &&
