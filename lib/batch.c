@@ -125,8 +125,8 @@ rec_jobs_wait(struct rec_jobs *j)
 				continue;
 			rec_die("poll: %m");
 		}
-		for (i = 0, np = 0; i < j->max && !done; i++) {
-			struct rec_job *job = &j->job[i];
+		for (i = 0, np = 0; i < j->max; i++) {
+			struct rec_job *job = j->job + i;
 			ssize_t r;
 			if (!job->pid)
 				continue;
@@ -150,6 +150,7 @@ rec_jobs_wait(struct rec_jobs *j)
 				if (errno != EINTR)
 					rec_die("waitpid: %m");
 			done = job;
+			break;
 		}
 	}
 	free(pf);
