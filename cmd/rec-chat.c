@@ -26,106 +26,6 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
-static char *
-bindir(void)
-{
-	char buf[PATH_MAX];
-	const char *e = getenv("REC_BIN");
-	ssize_t n;
-	char *slash;
-
-	if (e && *e)
-		return xstrdup(e);
-	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0)
-		return xstrdup("/usr/local/bin");
-	buf[n] = 0;
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = 0;
-	return xstrdup(buf);
-}
-
-static size_t
-count_records(const char *p, size_t n, struct rec_intent *in)
-{
-	struct rec_reader r;
-	struct rec_record rec;
-	size_t k = 0;
-
-	rec_reader_init_mem(&r, p, n, "results");
-	while (rec_read(&r, &rec) > 0) {
-		char *id = xstrndup(rec.id, rec.idlen);
-		if (in)
-			rec_intent_add_shown(in, id);
-		free(id);
-		k++;
-	}
-	rec_reader_free(&r);
-	return k;
-}
-
-/* The critic's last look: items that break a constraint (a filter that
- * did not do its work) are taken out of out, and said in note.  Returns
- * how many. */
-static size_t
-drop_violations(const char *dbpath, const struct rec_intent *in,
-    struct rec_buf *out, struct rec_buf *note)
-{
-	struct rec_buf where = {0}, sql = {0}, ids = {0}, kept = {0};
-	struct rec_hash bad = {0};
-	struct rec_reader r;
-	struct rec_record rec;
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	size_t n = 0;
-
-	rec_intent_where(in, &where);
-	if (!where.len || !out->len)
-		return 0;
-	rec_buf_addc(&ids, '[');
-	rec_reader_init_mem(&r, out->data, out->len, "results");
-	while (rec_read(&r, &rec) > 0) {
-		if (ids.len > 1)
-			rec_buf_addc(&ids, ',');
-		rec_json_string(&ids, rec.id, rec.idlen);
-	}
-	rec_reader_free(&r);
-	rec_buf_addc(&ids, ']');
-	db = rec_catalog_open(dbpath);
-	rec_buf_printf(&sql, "SELECT id FROM items WHERE id IN (SELECT value "
-	    "FROM json_each(?)) AND NOT coalesce(%s, 0)", where.data);
-	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, ids.data, (int)ids.len, SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW)
-			rec_hash_put(&bad, (const char *)sqlite3_column_text(st, 0),
-			    (size_t)sqlite3_column_bytes(st, 0), NULL);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(db);
-	if (bad.n) {
-		rec_reader_init_mem(&r, out->data, out->len, "results");
-		while (rec_read(&r, &rec) > 0) {
-			if (rec_hash_get(&bad, rec.id, rec.idlen) != (size_t)-1) {
-				n++;
-				continue;
-			}
-			rec_buf_add(&kept, rec.raw, rec.rawlen);
-		}
-		rec_reader_free(&r);
-		rec_buf_reset(out);
-		rec_buf_add(out, kept.data, kept.len);
-		rec_buf_printf(note, "%zu item%s broke %s and %s left out", n,
-		    n == 1 ? "" : "s", where.data, n == 1 ? "was" : "were");
-	}
-	rec_hash_free(&bad);
-	rec_buf_free(&where);
-	rec_buf_free(&sql);
-	rec_buf_free(&ids);
-	rec_buf_free(&kept);
-	return n;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -142,11 +42,10 @@ main(int argc, char **argv)
 	const char *profile = NULL;
 	struct rec_profile pf;
 	struct rec_intent prev, in;
-	struct rec_plan plan;
+	struct rec_turn t;
 	struct rec_kb *kb;
-	struct rec_buf out = {0}, err = {0}, reply = {0}, items = {0},
-	    line = {0}, notes = {0}, shell = {0}, ij = {0}, pj = {0},
-	    mlog = {0}, emptied = {0}, violated = {0};
+	struct rec_buf reply = {0}, line = {0}, ij = {0}, pj = {0},
+	    mlog = {0};
 	char *msg = NULL, *bin;
 	size_t cap = 0;
 	ssize_t n;
@@ -169,7 +68,7 @@ main(int argc, char **argv)
 		    "standard input)", argv[optind]);
 	dbpath = rec_catalog_path(dbpath);
 	kb = rec_kb_load(dbpath);
-	bin = bindir();
+	bin = rec_bindir();
 	have = session ? rec_session_last(session, &prev, &turn) : 0;
 	memset(&pf, 0, sizeof pf);
 	if (profile)
@@ -184,8 +83,6 @@ main(int argc, char **argv)
 	fflush(stdout);
 	while ((n = getline(&msg, &cap, stdin)) > 0) {
 		struct timeval t0, t1;
-		int failed = 0, tries = 0;
-		size_t got = 0;
 
 		while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
 			msg[--n] = 0;
@@ -215,113 +112,40 @@ main(int argc, char **argv)
 			}
 			rec_profile_apply(&pf, &in);
 		}
-		rec_buf_reset(&notes);
-		rec_buf_reset(&emptied);
-		for (;;) {
-			rec_plan_make(kb, &in, &plan);
-			if (plan.ask)
-				break;
-			failed = rec_plan_run(&plan, bin, dbpath, &out, &err) < 0;
-			if (failed)
-				break;
-			got = count_records(out.data, out.len, NULL);
-			if (got < (size_t)(in.k < 3 ? in.k : 3)) {
-				/* the critic reads the trace: which stage
-				 * emptied the list */
-				char *e = rec_plan_emptied();
-				if (e && !emptied.len)
-					rec_buf_adds(&emptied, e);
-				free(e);
-			}
-			/* the critic: too few under constraints, relax one,
-			 * at most twice */
-			if (got >= (size_t)(in.k < 3 ? in.k : 3) || tries == 2 ||
-			    !rec_intent_relax(&in, &notes))
-				break;
-			tries++;
-			rec_plan_free(&plan);
-		}
-		rec_buf_reset(&violated);
-		if (!plan.ask && !failed)
-			drop_violations(dbpath, &in, &out, &violated);
-		rec_buf_reset(&shell);
-		rec_plan_shell(&shell, &plan);
-		if (plan.ask) {
-			rec_buf_printf(&reply, "%s\n", plan.ask);
-			/* the reply so far is kept: "Noted ..." */
-			rec_buf_reset(&items);
-			rec_buf_adds(&items, "[]");
-		} else if (failed) {
-			/* never shown as "no results": the summary, and the
-			 * first thing a stage said */
-			char *nl = strchr(err.data ? err.data : "", '\n'), *why;
-			if (nl) {
-				*nl = 0;
-				why = nl + 1;
-				while (!strncmp(why, "rec: stage", 10) &&
-				    strchr(why, '\n'))
-					why = strchr(why, '\n') + 1;
-				if ((nl = strchr(why, '\n')))
-					*nl = 0;
-			} else
-				why = NULL;
-			rec_buf_printf(&reply, "Something went wrong on my side: %s",
-			    err.data ? err.data : "a stage failed");
-			if (why && *why && strncmp(why, "rec: stage", 10))
-				rec_buf_printf(&reply, " (%s)", why);
-			rec_buf_adds(&reply, ". This is not an empty result; please "
-			    "try again.\n");
-			rec_buf_reset(&items);
-			rec_buf_adds(&items, "[]");
-		} else {
-			struct rec_buf r2 = {0};
-			if (emptied.len && notes.len)
-				rec_buf_printf(&notes, " (%s)", emptied.data);
-			if (rec_llm_enabled()) {
-				rec_buf_adds(&mlog, mlog.len ? "; " : "");
-				rec_respond_model(kb, &in, msg, out.data, out.len,
-				    notes.data, &r2, &items, &mlog);
-			} else
-				rec_respond(kb, &in, out.data, out.len,
-				    notes.data, &r2, &items);
-			rec_buf_add(&reply, r2.data, r2.len);
-			rec_buf_free(&r2);
-			if (violated.len)
-				rec_buf_printf(&reply, "(%s.)\n", violated.data);
-			if (!count_records(out.data, out.len, NULL) &&
-			    emptied.len)
-				rec_buf_printf(&reply, "(The list emptied at %s.)\n",
-				    emptied.data);
-			count_records(out.data, out.len, &in);
-		}
+		memset(&t, 0, sizeof t);
+		rec_chat_answer(kb, dbpath, bin, msg, &in, 1, &t, &mlog);
+		rec_buf_add(&reply, t.reply.data, t.reply.len);
 		gettimeofday(&t1, NULL);
 		rec_buf_reset(&ij);
 		rec_intent_json(&ij, &in);
 		rec_buf_reset(&pj);
-		rec_plan_json(&pj, &plan);
+		rec_plan_json(&pj, &t.plan);
 		rec_buf_reset(&line);
 		rec_buf_printf(&line, "{\"turn\":%d,\"user\":", turn);
 		rec_json_string(&line, msg, strlen(msg));
 		rec_buf_adds(&line, ",\"reply\":");
 		rec_json_string(&line, reply.data, reply.len);
-		rec_buf_printf(&line, ",\"items\":%s,\"shell\":", items.data);
-		rec_json_string(&line, shell.data ? shell.data : "", shell.len);
-		if (violated.len) {
+		rec_buf_printf(&line, ",\"items\":%s,\"shell\":",
+		    t.items.data ? t.items.data : "[]");
+		rec_json_string(&line, t.shell.data ? t.shell.data : "",
+		    t.shell.len);
+		if (t.violated.len) {
 			rec_buf_adds(&line, ",\"violated\":");
-			rec_json_string(&line, violated.data, violated.len);
+			rec_json_string(&line, t.violated.data, t.violated.len);
 		}
-		if (emptied.len) {
+		if (t.emptied.len) {
 			rec_buf_adds(&line, ",\"emptied\":");
-			rec_json_string(&line, emptied.data, emptied.len);
+			rec_json_string(&line, t.emptied.data, t.emptied.len);
 		}
 		rec_buf_adds(&line, ",\"relaxed\":");
-		rec_json_string(&line, notes.data ? notes.data : "", notes.len);
+		rec_json_string(&line, t.notes.data ? t.notes.data : "",
+		    t.notes.len);
 		if (mlog.len) {
 			rec_buf_adds(&line, ",\"model\":");
 			rec_json_string(&line, mlog.data, mlog.len);
 		}
 		rec_buf_printf(&line, ",\"failed\":%s,\"ms\":%.1f",
-		    failed ? "true" : "false",
+		    t.failed ? "true" : "false",
 		    (t1.tv_sec - t0.tv_sec) * 1e3 +
 		    (t1.tv_usec - t0.tv_usec) / 1e3);
 		if (sf) {
@@ -335,7 +159,7 @@ main(int argc, char **argv)
 		else
 			printf("%s}\n", line.data);
 		fflush(stdout);
-		rec_plan_free(&plan);
+		rec_turn_free(&t);
 		if (have)
 			rec_intent_free(&prev);
 		prev = in;
@@ -350,18 +174,11 @@ main(int argc, char **argv)
 	rec_kb_free(kb);
 	free(bin);
 	free(msg);
-	rec_buf_free(&out);
-	rec_buf_free(&err);
 	rec_buf_free(&reply);
-	rec_buf_free(&items);
 	rec_buf_free(&line);
-	rec_buf_free(&notes);
-	rec_buf_free(&shell);
 	rec_buf_free(&ij);
 	rec_buf_free(&pj);
 	rec_buf_free(&mlog);
-	rec_buf_free(&emptied);
-	rec_buf_free(&violated);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");
 	rec_exit(0);

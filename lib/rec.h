@@ -805,4 +805,26 @@ int rec_catalog_column(sqlite3 *db, const char *col, int *list,
     char *type, size_t typesz);
 void rec_sqlite_die(sqlite3 *db, const char *what) __attribute__((noreturn));
 
+/* chat.c: a turn of the conversation once its intent is known */
+struct rec_turn {
+	struct rec_plan plan;
+	struct rec_buf out;	/* the candidate records of the plan */
+	struct rec_buf err, reply, items, notes, emptied, violated, shell;
+	int failed;
+};
+/* where the rec tools are: $REC_BIN, else beside this program; caller
+ * frees */
+char *rec_bindir(void);
+/* how many records p[0..n) holds; each one is added to in's shown
+ * items when in is not NULL */
+size_t rec_records_count(const char *p, size_t n, struct rec_intent *in);
+/* plans and runs in (relaxing it at most twice when the list comes out
+ * short, which changes in), drops items that break its constraints,
+ * and with respond writes the reply and its items (adding them to in's
+ * shown).  t must be zeroed; free it with rec_turn_free. */
+void rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
+    const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
+    struct rec_buf *mlog);
+void rec_turn_free(struct rec_turn *t);
+
 #endif

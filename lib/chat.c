@@ -1,0 +1,212 @@
+/*
+ * chat.c: one turn of the conversation after the intent is known: plan,
+ * run, let the critic look (relax a constraint that emptied the list,
+ * drop items that break one), answer.  rec-chat and rec-eval share it,
+ * so what is measured is what people get.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+char *
+rec_bindir(void)
+{
+	char buf[PATH_MAX];
+	const char *e = getenv("REC_BIN");
+	ssize_t n;
+	char *slash;
+
+	if (e && *e)
+		return xstrdup(e);
+	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return xstrdup("/usr/local/bin");
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	return xstrdup(buf);
+}
+
+size_t
+rec_records_count(const char *p, size_t n, struct rec_intent *in)
+{
+	struct rec_reader r;
+	struct rec_record rec;
+	size_t k = 0;
+
+	rec_reader_init_mem(&r, p, n, "results");
+	while (rec_read(&r, &rec) > 0) {
+		char *id = xstrndup(rec.id, rec.idlen);
+		if (in)
+			rec_intent_add_shown(in, id);
+		free(id);
+		k++;
+	}
+	rec_reader_free(&r);
+	return k;
+}
+
+/* The critic's last look: items that break a constraint (a filter that
+ * did not do its work) are taken out of out, and said in note.  Returns
+ * how many. */
+static size_t
+drop_violations(const char *dbpath, const struct rec_intent *in,
+    struct rec_buf *out, struct rec_buf *note)
+{
+	struct rec_buf where = {0}, sql = {0}, ids = {0}, kept = {0};
+	struct rec_hash bad = {0};
+	struct rec_reader r;
+	struct rec_record rec;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	rec_intent_where(in, &where);
+	if (!where.len || !out->len)
+		return 0;
+	rec_buf_addc(&ids, '[');
+	rec_reader_init_mem(&r, out->data, out->len, "results");
+	while (rec_read(&r, &rec) > 0) {
+		if (ids.len > 1)
+			rec_buf_addc(&ids, ',');
+		rec_json_string(&ids, rec.id, rec.idlen);
+	}
+	rec_reader_free(&r);
+	rec_buf_addc(&ids, ']');
+	db = rec_catalog_open(dbpath);
+	rec_buf_printf(&sql, "SELECT id FROM items WHERE id IN (SELECT value "
+	    "FROM json_each(?)) AND NOT coalesce(%s, 0)", where.data);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, ids.data, (int)ids.len, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_hash_put(&bad, (const char *)sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0), NULL);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	if (bad.n) {
+		rec_reader_init_mem(&r, out->data, out->len, "results");
+		while (rec_read(&r, &rec) > 0) {
+			if (rec_hash_get(&bad, rec.id, rec.idlen) != (size_t)-1) {
+				n++;
+				continue;
+			}
+			rec_buf_add(&kept, rec.raw, rec.rawlen);
+		}
+		rec_reader_free(&r);
+		rec_buf_reset(out);
+		rec_buf_add(out, kept.data, kept.len);
+		rec_buf_printf(note, "%zu item%s broke %s and %s left out", n,
+		    n == 1 ? "" : "s", where.data, n == 1 ? "was" : "were");
+	}
+	rec_hash_free(&bad);
+	rec_buf_free(&where);
+	rec_buf_free(&sql);
+	rec_buf_free(&ids);
+	rec_buf_free(&kept);
+	return n;
+}
+
+void
+rec_turn_free(struct rec_turn *t)
+{
+	rec_plan_free(&t->plan);
+	rec_buf_free(&t->out);
+	rec_buf_free(&t->err);
+	rec_buf_free(&t->reply);
+	rec_buf_free(&t->items);
+	rec_buf_free(&t->notes);
+	rec_buf_free(&t->emptied);
+	rec_buf_free(&t->violated);
+	rec_buf_free(&t->shell);
+	memset(t, 0, sizeof *t);
+}
+
+void
+rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
+    const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
+    struct rec_buf *mlog)
+{
+	int tries = 0;
+	size_t got = 0, want = (size_t)(in->k < 3 ? in->k : 3);
+
+	for (;;) {
+		rec_plan_make(kb, in, &t->plan);
+		if (t->plan.ask)
+			break;
+		t->failed = rec_plan_run(&t->plan, bin, dbpath, &t->out,
+		    &t->err) < 0;
+		if (t->failed)
+			break;
+		got = rec_records_count(t->out.data, t->out.len, NULL);
+		if (got < want) {
+			/* the critic reads the trace: which stage emptied
+			 * the list */
+			char *e = rec_plan_emptied();
+			if (e && !t->emptied.len)
+				rec_buf_adds(&t->emptied, e);
+			free(e);
+		}
+		/* the critic: too few under constraints, relax one, at most
+		 * twice */
+		if (got >= want || tries == 2 || !rec_intent_relax(in, &t->notes))
+			break;
+		tries++;
+		rec_plan_free(&t->plan);
+	}
+	if (!t->plan.ask && !t->failed)
+		drop_violations(dbpath, in, &t->out, &t->violated);
+	rec_plan_shell(&t->shell, &t->plan);
+	if (t->plan.ask) {
+		rec_buf_printf(&t->reply, "%s\n", t->plan.ask);
+		rec_buf_reset(&t->items);
+		rec_buf_adds(&t->items, "[]");
+	} else if (t->failed) {
+		/* never shown as "no results": the summary, and the first
+		 * thing a stage said */
+		char *nl = strchr(t->err.data ? t->err.data : "", '\n'), *why;
+		if (nl) {
+			*nl = 0;
+			why = nl + 1;
+			while (!strncmp(why, "rec: stage", 10) &&
+			    strchr(why, '\n'))
+				why = strchr(why, '\n') + 1;
+			if ((nl = strchr(why, '\n')))
+				*nl = 0;
+		} else
+			why = NULL;
+		rec_buf_printf(&t->reply, "Something went wrong on my side: %s",
+		    t->err.data ? t->err.data : "a stage failed");
+		if (why && *why && strncmp(why, "rec: stage", 10))
+			rec_buf_printf(&t->reply, " (%s)", why);
+		rec_buf_adds(&t->reply, ". This is not an empty result; please "
+		    "try again.\n");
+		rec_buf_reset(&t->items);
+		rec_buf_adds(&t->items, "[]");
+	} else if (respond) {
+		struct rec_buf r2 = {0};
+		if (t->emptied.len && t->notes.len)
+			rec_buf_printf(&t->notes, " (%s)", t->emptied.data);
+		if (rec_llm_enabled()) {
+			rec_buf_adds(mlog, mlog->len ? "; " : "");
+			rec_respond_model(kb, in, msg, t->out.data, t->out.len,
+			    t->notes.data, &r2, &t->items, mlog);
+		} else
+			rec_respond(kb, in, t->out.data, t->out.len,
+			    t->notes.data, &r2, &t->items);
+		rec_buf_add(&t->reply, r2.data, r2.len);
+		rec_buf_free(&r2);
+		if (t->violated.len)
+			rec_buf_printf(&t->reply, "(%s.)\n", t->violated.data);
+		if (!rec_records_count(t->out.data, t->out.len, NULL) &&
+		    t->emptied.len)
+			rec_buf_printf(&t->reply, "(The list emptied at %s.)\n",
+			    t->emptied.data);
+		rec_records_count(t->out.data, t->out.len, in);
+	}
+}
