@@ -25,12 +25,12 @@ else
 O ?= build
 endif
 
-TOOLS = rec-cat rec-batch rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond rec-dense
+TOOLS = rec-cat rec-batch rec-eval rec-import rec-sql rec-bm25 rec-rank rec-semid rec-train rec-cf rec-chat rec-plan rec-respond rec-dense
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
 BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
-MAN5 = man/rec-candidates.5
+MAN5 = man/rec-candidates.5 man/rec-bench.5
 MAN7 = man/rec.7 man/rec-pipelines.7
 PIPELINES = similar for-user new-for-user cold-start continue
 BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25 $(O)/bench/cfeval $(O)/bench/dense

@@ -1500,6 +1500,12 @@ rec_intent_add_shown(struct rec_intent *in, const char *id)
 	strs_add(&in->shown, id);
 }
 
+void
+rec_strs_add(struct rec_strs *s, const char *v)
+{
+	strs_add(s, v);
+}
+
 int
 rec_session_last(const char *path, struct rec_intent *prev, int *turns)
 {

@@ -575,6 +575,8 @@ void rec_intent_free(struct rec_intent *in);
 /* the intent from its JSON form (as rec_intent_json writes it) */
 void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
+/* adds v to s unless it is there; copies it */
+void rec_strs_add(struct rec_strs *s, const char *v);
 /* A long-term profile (InteRecAgent's like / dislike / expect facets), a
  * JSON file: {"like":{"items":[],"creators":[],"tags":[]},"dislike":
  * {...},"expect":{"creators":[],"tags":[]}}; expect holds what the
@@ -826,5 +828,44 @@ void rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
     struct rec_buf *mlog);
 void rec_turn_free(struct rec_turn *t);
+
+/* eval.c: rec-bench(5) conversations, and the metrics of rec-eval */
+struct rec_ids {
+	char **v;
+	size_t n;
+};
+struct rec_conv_turn {
+	char *user, *assistant;
+	struct rec_ids shown, liked, disliked, targets;
+};
+struct rec_conv {
+	char *id, *user;
+	struct rec_conv_turn *turn;
+	size_t nturns;
+	struct rec_hash same;	/* ids that have a canonical one */
+	struct rec_ids same_to;	/* by the index in same */
+};
+/* parses one line; -1 and a message in err (without a position) */
+int rec_conv_parse(struct rec_conv *c, const char *line, size_t n,
+    struct rec_buf *err);
+/* id, or the canonical id "same" maps it to; borrowed */
+const char *rec_conv_canon(const struct rec_conv *c, const char *id);
+/* the canonical ids shown or liked in the turns before turn t, into h */
+void rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h);
+/* the targets of turn t less what was shown or liked before it,
+ * canonical and distinct, appended to out; returns how many */
+size_t rec_conv_targets(const struct rec_conv *c, size_t t,
+    struct rec_ids *out);
+void rec_conv_free(struct rec_conv *c);
+void rec_ids_add(struct rec_ids *s, const char *id, size_t n);
+void rec_ids_free(struct rec_ids *s);
+
+#define REC_MAXK 8
+/* one point's accuracy at each cut-off ks[0] < ks[1] < ... */
+struct rec_point_score {
+	double hit[REC_MAXK], recall[REC_MAXK], ndcg[REC_MAXK], mrr[REC_MAXK];
+};
+void rec_point_score(const struct rec_ids *list, const struct rec_ids *targets,
+    const size_t *ks, size_t nk, struct rec_point_score *ps);
 
 #endif

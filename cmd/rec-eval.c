@@ -1,0 +1,975 @@
+/*
+ * rec-eval: scores recommendations on logged conversations (rec-bench(5)):
+ * rec's own conversational pipeline, or any command.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: rec-eval [-Jq] [-d CATALOG] [-K K,...] [-j N] [-L LOG] "
+	    "[-n N] BENCH\n"
+	    "                [-- COMMAND [ARG...]]\n"
+	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
+	    "  -j, --jobs N         score N points at once (default 1)\n"
+	    "  -J, --json           the figures as JSON\n"
+	    "  -K, --cutoffs K,...  the cut-offs (default 1,5,10,20)\n"
+	    "  -L, --log FILE       a line per point: message, plan, top "
+	    "ids, hit or miss\n"
+	    "  -n, --limit N        the first N conversations only\n"
+	    "  -q, --quiet          no progress\n"
+	    "  -h, --help           print this help\n"
+	    "  -V, --version        print the version\n");
+}
+
+struct point {
+	size_t conv, turn;
+};
+
+struct result {
+	struct rec_ids ids;	/* as the system gave them */
+	double ms;
+	char *plan;		/* rec's plan, or the command's failure */
+	int failed;
+};
+
+static struct rec_conv *convs;
+static size_t nconvs;
+static struct point *points;
+static size_t npoints;
+static size_t ks[REC_MAXK], nk, maxk;
+static const char *dbpath;
+static char **cmd;		/* NULL: rec's own pipeline */
+static struct rec_kb *kb;
+static char *bin;
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+parse_ks(const char *arg)
+{
+	const char *p = arg;
+	char *end;
+
+	nk = 0;
+	while (*p) {
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || !v || v > 1000 || (nk && v <= ks[nk - 1]) ||
+		    nk == REC_MAXK)
+			rec_usage_die("-K: cut-offs rising from 1 to 1000, at "
+			    "most %d: '%s'", REC_MAXK, arg);
+		ks[nk++] = v;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			rec_usage_die("-K: not a list of numbers: '%s'", arg);
+	}
+	if (!nk)
+		rec_usage_die("-K: no cut-offs");
+	maxk = ks[nk - 1];
+}
+
+static void
+load_bench(const char *path, size_t limit)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	char *line = NULL;
+	size_t cap = 0, t;
+	ssize_t n;
+	unsigned long lineno = 0;
+	struct rec_buf err = {0};
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	while (nconvs < limit && (n = getline(&line, &cap, fp)) > 0) {
+		lineno++;
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		if (!n)
+			continue;
+		convs = xrealloc(convs, (nconvs + 1) * sizeof *convs);
+		rec_buf_reset(&err);
+		if (rec_conv_parse(&convs[nconvs], line, (size_t)n, &err) < 0)
+			rec_die("%s:%lu: %s", name, lineno, err.data);
+		for (t = 0; t < convs[nconvs].nturns; t++) {
+			struct rec_ids tg = {0};
+			if (rec_conv_targets(&convs[nconvs], t, &tg)) {
+				points = xrealloc(points, (npoints + 1) *
+				    sizeof *points);
+				points[npoints].conv = nconvs;
+				points[npoints++].turn = t;
+			}
+			rec_ids_free(&tg);
+		}
+		nconvs++;
+	}
+	if (ferror(fp))
+		rec_die("%s: read error: %m", name);
+	if (fp != stdin)
+		fclose(fp);
+	free(line);
+	rec_buf_free(&err);
+	if (!nconvs)
+		rec_die("%s: no conversations", name);
+	if (!npoints)
+		rec_die("%s: no turn has targets to score", name);
+}
+
+/* ---- the systems ---- */
+
+static void
+ids_of(const char *p, size_t n, struct rec_ids *out, const char *name,
+    struct rec_buf *err)
+{
+	struct rec_reader r;
+	struct rec_record rec;
+	int st;
+
+	rec_reader_init_mem(&r, p ? p : "", n, name);
+	while ((st = rec_read(&r, &rec)) > 0)
+		rec_ids_add(out, rec.id, rec.idlen);
+	if (st < 0)
+		rec_buf_adds(err, r.err.data);
+	rec_reader_free(&r);
+}
+
+/* rec's conversation: the turns before, as the log has them (what was
+ * said, shown, liked and disliked), then this one, through the same
+ * code as rec-chat */
+static void
+run_rec(const struct rec_conv *c, size_t t, struct result *r)
+{
+	struct rec_intent prev, in;
+	struct rec_turn turn;
+	struct rec_buf mlog = {0};
+	size_t i, j;
+	int have = 0;
+
+	for (i = 0; i <= t; i++) {
+		const struct rec_conv_turn *ct = &c->turn[i];
+		if (rec_llm_enabled())
+			rec_intent_model(kb, ct->user, have ? &prev : NULL, NULL,
+			    &in, &mlog);
+		else
+			rec_intent_parse(kb, ct->user, have ? &prev : NULL, &in);
+		if (c->user && !in.user)
+			in.user = xstrdup(c->user);
+		/* what the log says happened before this turn */
+		for (j = 0; j < i; j++) {
+			size_t x;
+			for (x = 0; x < c->turn[j].liked.n; x++)
+				rec_strs_add(&in.boost, c->turn[j].liked.v[x]);
+			for (x = 0; x < c->turn[j].disliked.n; x++)
+				rec_strs_add(&in.disliked_items,
+				    c->turn[j].disliked.v[x]);
+		}
+		if (i > 0)
+			for (j = 0; j < c->turn[i - 1].shown.n; j++)
+				rec_intent_add_shown(&in,
+				    c->turn[i - 1].shown.v[j]);
+		if (i == t)
+			break;
+		if (have)
+			rec_intent_free(&prev);
+		prev = in;
+		have = 1;
+	}
+	if (in.k < (int)maxk)
+		in.k = (int)maxk;
+	memset(&turn, 0, sizeof turn);
+	rec_chat_answer(kb, dbpath, bin, c->turn[t].user, &in, 0, &turn, &mlog);
+	if (turn.failed) {
+		r->failed = 1;
+		r->plan = xstrdup(turn.err.data ? turn.err.data : "failed");
+	} else {
+		struct rec_buf err = {0};
+		ids_of(turn.out.data, turn.out.len, &r->ids, "plan", &err);
+		r->plan = xstrdup(turn.plan.ask ? turn.plan.ask :
+		    turn.shell.data ? turn.shell.data : "");
+		rec_buf_free(&err);
+	}
+	rec_turn_free(&turn);
+	rec_intent_free(&in);
+	if (have)
+		rec_intent_free(&prev);
+	rec_buf_free(&mlog);
+}
+
+/* the conversation so far in rec-chat's session form: a line per turn
+ * before this one, then this one's message */
+static void
+session(const struct rec_conv *c, size_t t, struct rec_buf *b)
+{
+	size_t i, j;
+
+	for (i = 0; i <= t; i++) {
+		const struct rec_conv_turn *ct = &c->turn[i];
+		rec_buf_printf(b, "{\"turn\":%zu,\"user\":", i + 1);
+		rec_json_string(b, ct->user, strlen(ct->user));
+		if (i == t) {
+			rec_buf_adds(b, "}\n");
+			break;
+		}
+		rec_buf_adds(b, ",\"reply\":");
+		rec_json_string(b, ct->assistant ? ct->assistant : "",
+		    ct->assistant ? strlen(ct->assistant) : 0);
+		rec_buf_adds(b, ",\"items\":[");
+		for (j = 0; j < ct->shown.n; j++) {
+			rec_buf_adds(b, j ? ",{\"id\":" : "{\"id\":");
+			rec_json_string(b, ct->shown.v[j], strlen(ct->shown.v[j]));
+			rec_buf_addc(b, '}');
+		}
+		rec_buf_adds(b, "],\"liked\":[");
+		for (j = 0; j < ct->liked.n; j++) {
+			rec_buf_adds(b, j ? "," : "");
+			rec_json_string(b, ct->liked.v[j], strlen(ct->liked.v[j]));
+		}
+		rec_buf_adds(b, "],\"disliked\":[");
+		for (j = 0; j < ct->disliked.n; j++) {
+			rec_buf_adds(b, j ? "," : "");
+			rec_json_string(b, ct->disliked.v[j],
+			    strlen(ct->disliked.v[j]));
+		}
+		rec_buf_adds(b, "]}\n");
+	}
+}
+
+/* any command: the session on its standard input, candidates on its
+ * standard output */
+static void
+run_cmd(const struct rec_conv *c, size_t t, struct result *r)
+{
+	struct rec_buf in = {0}, out = {0}, err = {0};
+	int to[2], from[2], status;
+	size_t off = 0;
+	pid_t pid;
+	char buf[65536], kenv[32];
+
+	session(c, t, &in);
+	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
+		rec_die("pipe: %m");
+	snprintf(kenv, sizeof kenv, "%zu", maxk);
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		rec_die("fork: %m");
+	if (!pid) {
+		signal(SIGPIPE, SIG_DFL);
+		setenv("REC_EVAL_K", kenv, 1);
+		if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0)
+			_exit(126);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "%s: cannot run '%s': %s\n", rec_progname,
+		    cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	/* write the session and read the answer together, so a command
+	 * that answers before reading everything cannot block us */
+	fcntl(to[1], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		struct pollfd pf[2];
+		int np = 0;
+		ssize_t k;
+		pf[np].fd = from[0];
+		pf[np++].events = POLLIN;
+		if (to[1] >= 0) {
+			pf[np].fd = to[1];
+			pf[np++].events = POLLOUT;
+		}
+		if (poll(pf, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rec_die("poll: %m");
+		}
+		if (np == 2 && pf[1].revents) {
+			k = write(to[1], in.data + off, in.len - off);
+			if (k > 0)
+				off += (size_t)k;
+			if (k < 0 && errno != EAGAIN && errno != EINTR)
+				off = in.len;	/* it stopped reading */
+			if (off == in.len) {
+				close(to[1]);
+				to[1] = -1;
+			}
+		}
+		if (pf[0].revents) {
+			k = read(from[0], buf, sizeof buf);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			rec_buf_add(&out, buf, (size_t)k);
+		}
+	}
+	if (to[1] >= 0)
+		close(to[1]);
+	close(from[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			rec_die("waitpid: %m");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		r->failed = 1;
+		rec_buf_printf(&err, WIFEXITED(status) ? "the command failed "
+		    "with status %d" : "the command was killed by signal %d",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	} else {
+		ids_of(out.data, out.len, &r->ids, "the command's output", &err);
+		if (err.len)
+			r->failed = 1;
+	}
+	r->plan = xstrdup(err.len ? err.data : "");
+	rec_buf_free(&in);
+	rec_buf_free(&out);
+	rec_buf_free(&err);
+}
+
+static void
+run_point(size_t p, struct result *r)
+{
+	const struct rec_conv *c = &convs[points[p].conv];
+	double t0 = now_ms();
+
+	memset(r, 0, sizeof *r);
+	if (cmd)
+		run_cmd(c, points[p].turn, r);
+	else
+		run_rec(c, points[p].turn, r);
+	r->ms = now_ms() - t0;
+}
+
+/* ---- running the points, in workers ---- */
+
+static void
+put_result(struct rec_buf *b, size_t p, const struct result *r)
+{
+	size_t i;
+
+	rec_buf_printf(b, "{\"p\":%zu,\"ms\":%.3f,\"failed\":%d,\"plan\":", p,
+	    r->ms, r->failed);
+	rec_json_string(b, r->plan ? r->plan : "", r->plan ?
+	    strlen(r->plan) : 0);
+	rec_buf_adds(b, ",\"ids\":[");
+	for (i = 0; i < r->ids.n && i < 1000; i++) {
+		rec_buf_adds(b, i ? "," : "");
+		rec_json_string(b, r->ids.v[i], strlen(r->ids.v[i]));
+	}
+	rec_buf_adds(b, "]}\n");
+}
+
+static void
+get_result(const char *line, size_t n, struct result *res)
+{
+	struct rec_buf pk = {0}, err = {0};
+	msgpack_zone z;
+	msgpack_object o;
+	size_t off = 0, p = (size_t)-1;
+	uint32_t i, j;
+
+	msgpack_zone_init(&z, 4096);
+	if (rec_json_to_msgpack(line, n, &pk, NULL, &err) < 0 ||
+	    msgpack_unpack(pk.data, pk.len, &off, &z, &o) !=
+	    MSGPACK_UNPACK_SUCCESS || o.type != MSGPACK_OBJECT_MAP)
+		rec_die("a worker wrote a bad line: %s", err.data ? err.data :
+		    "not an object");
+	for (i = 0; i < o.via.map.size; i++) {
+		const msgpack_object *k = &o.via.map.ptr[i].key;
+		const msgpack_object *v = &o.via.map.ptr[i].val;
+		if (k->via.str.size == 1 && k->via.str.ptr[0] == 'p')
+			p = (size_t)v->via.u64;
+	}
+	if (p >= npoints)
+		rec_die("a worker wrote a bad line");
+	for (i = 0; i < o.via.map.size; i++) {
+		const msgpack_object *k = &o.via.map.ptr[i].key;
+		const msgpack_object *v = &o.via.map.ptr[i].val;
+		struct result *r = &res[p];
+		if (k->via.str.size == 2 && !memcmp(k->via.str.ptr, "ms", 2))
+			r->ms = v->type == MSGPACK_OBJECT_FLOAT64 ? v->via.f64 :
+			    (double)v->via.u64;
+		else if (k->via.str.size == 6 &&
+		    !memcmp(k->via.str.ptr, "failed", 6))
+			r->failed = (int)v->via.u64;
+		else if (k->via.str.size == 4 &&
+		    !memcmp(k->via.str.ptr, "plan", 4))
+			r->plan = xstrndup(v->via.str.ptr, v->via.str.size);
+		else if (k->via.str.size == 3 &&
+		    !memcmp(k->via.str.ptr, "ids", 3))
+			for (j = 0; j < v->via.array.size; j++)
+				rec_ids_add(&r->ids,
+				    v->via.array.ptr[j].via.str.ptr,
+				    v->via.array.ptr[j].via.str.size);
+	}
+	msgpack_zone_destroy(&z);
+	rec_buf_free(&pk);
+	rec_buf_free(&err);
+}
+
+static void
+run_all(struct result *res, size_t njobs, int progress)
+{
+	int *fd = xcalloc(njobs, sizeof *fd);
+	pid_t *pid = xcalloc(njobs, sizeof *pid);
+	struct rec_buf *acc = xcalloc(njobs, sizeof *acc);
+	size_t w, done = 0, open_fds = njobs, p;
+	double last = 0;
+
+	for (w = 0; w < njobs; w++) {
+		int pfd[2];
+		if (pipe(pfd) < 0)
+			rec_die("pipe: %m");
+		fflush(NULL);
+		if ((pid[w] = fork()) < 0)
+			rec_die("fork: %m");
+		if (!pid[w]) {
+			struct rec_buf b = {0};
+			close(pfd[0]);
+			if (!cmd)
+				kb = rec_kb_load(dbpath);
+			for (p = w; p < npoints; p += njobs) {
+				struct result r;
+				run_point(p, &r);
+				rec_buf_reset(&b);
+				put_result(&b, p, &r);
+				rec_write_all(pfd[1], b.data, b.len);
+				rec_ids_free(&r.ids);
+				free(r.plan);
+			}
+			_exit(0);
+		}
+		close(pfd[1]);
+		fd[w] = pfd[0];
+	}
+	while (open_fds) {
+		struct pollfd *pf = xcalloc(njobs, sizeof *pf);
+		char buf[65536];
+		for (w = 0; w < njobs; w++) {
+			pf[w].fd = fd[w];
+			pf[w].events = POLLIN;
+		}
+		if (poll(pf, (nfds_t)njobs, -1) < 0 && errno != EINTR)
+			rec_die("poll: %m");
+		for (w = 0; w < njobs; w++) {
+			ssize_t k;
+			char *nl;
+			if (fd[w] < 0 || !pf[w].revents)
+				continue;
+			k = read(fd[w], buf, sizeof buf);
+			if (k <= 0) {
+				close(fd[w]);
+				fd[w] = -1;
+				open_fds--;
+				continue;
+			}
+			rec_buf_add(&acc[w], buf, (size_t)k);
+			while (acc[w].len && (nl = memchr(acc[w].data, '\n',
+			    acc[w].len))) {
+				size_t len = (size_t)(nl - acc[w].data);
+				get_result(acc[w].data, len, res);
+				done++;
+				memmove(acc[w].data, nl + 1, acc[w].len - len - 1);
+				acc[w].len -= len + 1;
+			}
+		}
+		free(pf);
+		if (progress && (now_ms() - last > 200 || done == npoints)) {
+			fprintf(stderr, "\r%s: %zu of %zu points", rec_progname,
+			    done, npoints);
+			last = now_ms();
+		}
+	}
+	if (progress)
+		fputc('\n', stderr);
+	for (w = 0; w < njobs; w++) {
+		int st;
+		while (waitpid(pid[w], &st, 0) < 0)
+			if (errno != EINTR)
+				rec_die("waitpid: %m");
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			rec_die("a worker failed (status %d)", WIFEXITED(st) ?
+			    WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		rec_buf_free(&acc[w]);
+	}
+	if (done != npoints)
+		rec_die("the workers scored %zu of %zu points", done, npoints);
+	free(fd);
+	free(pid);
+	free(acc);
+}
+
+/* ---- the figures ---- */
+
+struct acc {
+	double hit[REC_MAXK], recall[REC_MAXK], ndcg[REC_MAXK], mrr[REC_MAXK];
+	size_t n;
+};
+
+static void
+acc_add(struct acc *a, const struct rec_point_score *s)
+{
+	size_t k;
+
+	for (k = 0; k < nk; k++) {
+		a->hit[k] += s->hit[k];
+		a->recall[k] += s->recall[k];
+		a->ndcg[k] += s->ndcg[k];
+		a->mrr[k] += s->mrr[k];
+	}
+	a->n++;
+}
+
+static int
+cmp_count(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	return x[1] != y[1] ? (x[1] < y[1] ? 1 : -1) : (x[0] > y[0]) -
+	    (x[0] < y[0]);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static void
+json_row(struct rec_buf *b, const char *name, const double *v, double div)
+{
+	size_t k;
+	char d[40];
+
+	rec_buf_printf(b, "\"%s\":[", name);
+	for (k = 0; k < nk; k++) {
+		rec_json_double(d, sizeof d, div > 0 ? v[k] / div : 0);
+		rec_buf_printf(b, "%s%s", k ? "," : "", d);
+	}
+	rec_buf_adds(b, "]");
+}
+
+static void
+text_row(const char *name, const double *v, double div)
+{
+	size_t k;
+
+	printf("%-14s", name);
+	for (k = 0; k < nk; k++)
+		printf(" %8.4f", div > 0 ? v[k] / div : 0);
+	putchar('\n');
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "cutoffs", required_argument, NULL, 'K' },
+		{ "log", required_argument, NULL, 'L' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *logpath = NULL;
+	size_t njobs = 1, limit = (size_t)-1, p, k, i, j, nfailed = 0;
+	int c, json = 0, quiet = 0;
+	struct result *res;
+	struct rec_hash catalog = {0}, popular = {0};
+	struct acc micro = {0}, macro = {0}, conv_acc = {0}, *byturn = NULL;
+	size_t nbyturn = 0, nconv_scored = 0, cur_conv = (size_t)-1;
+	double pop50[REC_MAXK] = {0}, pop50_t = 0, factual[REC_MAXK] = {0};
+	double factual_n[REC_MAXK] = {0};
+	struct rec_hash cover[REC_MAXK];
+	size_t *cover_n[REC_MAXK], cover_cap[REC_MAXK];
+	double *ms;
+	FILE *logf = NULL;
+	struct rec_buf out = {0};
+
+	rec_init(argc, argv);
+	parse_ks("1,5,10,20");
+	while ((c = getopt_long(argc, argv, "+:d:j:JK:L:n:qhV", longopts,
+	    NULL)) != -1)
+		switch (c) {
+		case 'd': dbpath = optarg; break;
+		case 'j': njobs = rec_arg_count("-j", optarg); break;
+		case 'J': json = 1; break;
+		case 'K': parse_ks(optarg); break;
+		case 'L': logpath = optarg; break;
+		case 'n': limit = rec_arg_count("-n", optarg); break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); rec_exit(0);
+		case 'V': rec_version();
+		default: rec_bad_option(argv, c);
+		}
+	if (optind == argc)
+		rec_usage_die("give the benchmark file (rec-bench(5))");
+	if (njobs < 1 || njobs > 256)
+		rec_usage_die("-j: between 1 and 256 jobs");
+	if (optind + 1 < argc) {
+		if (strcmp(argv[optind + 1], "--"))
+			rec_usage_die("unexpected argument '%s' (a command "
+			    "comes after --)", argv[optind + 1]);
+		cmd = argv + optind + 2;
+		if (!*cmd)
+			rec_usage_die("-- with no command");
+	}
+	dbpath = rec_catalog_path(dbpath);
+	load_bench(argv[optind], limit);
+	if (logpath && !(logf = fopen(logpath, "w")))
+		rec_die("cannot open '%s': %m", logpath);
+	/* the catalog's ids, for Factual */
+	{
+		sqlite3 *db = rec_catalog_open(dbpath);
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(db, "SELECT id FROM items", -1, &st, NULL))
+			rec_sqlite_die(db, "items");
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_hash_put(&catalog, (const char *)
+			    sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0), NULL);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+	}
+	/* popularity: in how many conversations an item is a target; the
+	 * 50 most popular make Pop50 */
+	{
+		struct rec_hash all = {0};
+		size_t *cnt = NULL, (*order)[2];
+		for (i = 0; i < nconvs; i++) {
+			struct rec_hash mine = {0};
+			for (j = 0; j < convs[i].nturns; j++)
+				for (k = 0; k < convs[i].turn[j].targets.n; k++) {
+					const char *id = rec_conv_canon(&convs[i],
+					    convs[i].turn[j].targets.v[k]);
+					int added;
+					rec_hash_put(&mine, id, strlen(id), &added);
+					if (!added)
+						continue;
+					p = rec_hash_put(&all, id, strlen(id),
+					    &added);
+					if (added) {
+						cnt = xrealloc(cnt, all.cap *
+						    sizeof *cnt);
+						cnt[p] = 0;
+					}
+					cnt[p]++;
+				}
+			rec_hash_free(&mine);
+		}
+		order = xcalloc(all.n + 1, sizeof *order);
+		for (i = 0; i < all.n; i++) {
+			order[i][0] = i;
+			order[i][1] = cnt[i];
+		}
+		qsort(order, all.n, sizeof *order, cmp_count);
+		for (i = 0; i < all.n && i < 50; i++)
+			rec_hash_put(&popular, all.key[order[i][0]],
+			    all.keylen[order[i][0]], NULL);
+		free(order);
+		free(cnt);
+		rec_hash_free(&all);
+	}
+	if (!cmd)
+		bin = rec_bindir();
+	res = xcalloc(npoints, sizeof *res);
+	run_all(res, njobs, !quiet && isatty(2));
+	ms = xcalloc(npoints, sizeof *ms);
+	for (k = 0; k < nk; k++) {
+		memset(&cover[k], 0, sizeof cover[k]);
+		cover_n[k] = NULL;
+		cover_cap[k] = 0;
+	}
+	/* score every point, in order */
+	for (p = 0; p < npoints; p++) {
+		const struct rec_conv *cv = &convs[points[p].conv];
+		size_t t = points[p].turn;
+		struct rec_ids tg = {0}, list = {0};
+		struct rec_hash before = {0}, seen = {0};
+		struct rec_point_score sc;
+		size_t intop = 0;
+
+		ms[p] = res[p].ms;
+		if (res[p].failed) {
+			nfailed++;
+			if (!quiet)
+				rec_warn("%s, turn %zu: %s", cv->id, t + 1,
+				    res[p].plan);
+		}
+		rec_conv_targets(cv, t, &tg);
+		rec_conv_before(cv, t, &before);
+		for (k = 0; k < nk; k++) {
+			size_t f = 0, m;
+			for (m = 0; m < ks[k] && m < res[p].ids.n; m++)
+				f += rec_hash_get(&catalog, res[p].ids.v[m],
+				    strlen(res[p].ids.v[m])) != (size_t)-1;
+			if (m) {
+				factual[k] += (double)f / m;
+				factual_n[k]++;
+			}
+		}
+		for (i = 0; i < res[p].ids.n && list.n < maxk; i++) {
+			const char *id = rec_conv_canon(cv, res[p].ids.v[i]);
+			int added;
+			if (rec_hash_get(&before, id, strlen(id)) != (size_t)-1)
+				continue;
+			rec_hash_put(&seen, id, strlen(id), &added);
+			if (added)
+				rec_ids_add(&list, id, strlen(id));
+		}
+		rec_point_score(&list, &tg, ks, nk, &sc);
+		acc_add(&micro, &sc);
+		if (points[p].conv != cur_conv) {
+			if (conv_acc.n) {
+				struct rec_point_score m;
+				for (k = 0; k < nk; k++) {
+					m.hit[k] = conv_acc.hit[k] / conv_acc.n;
+					m.recall[k] = conv_acc.recall[k] /
+					    conv_acc.n;
+					m.ndcg[k] = conv_acc.ndcg[k] / conv_acc.n;
+					m.mrr[k] = conv_acc.mrr[k] / conv_acc.n;
+				}
+				acc_add(&macro, &m);
+				nconv_scored++;
+			}
+			memset(&conv_acc, 0, sizeof conv_acc);
+			cur_conv = points[p].conv;
+		}
+		acc_add(&conv_acc, &sc);
+		if (t >= nbyturn) {
+			byturn = xrealloc(byturn, (t + 1) * sizeof *byturn);
+			memset(byturn + nbyturn, 0, (t + 1 - nbyturn) *
+			    sizeof *byturn);
+			nbyturn = t + 1;
+		}
+		acc_add(&byturn[t], &sc);
+		for (i = 0; i < tg.n; i++)
+			intop += rec_hash_get(&popular, tg.v[i],
+			    strlen(tg.v[i])) != (size_t)-1;
+		pop50_t += tg.n ? (double)intop / tg.n : 0;
+		for (k = 0; k < nk; k++) {
+			size_t m, pn = 0;
+			for (m = 0; m < ks[k] && m < list.n; m++) {
+				int added;
+				size_t x = rec_hash_put(&cover[k], list.v[m],
+				    strlen(list.v[m]), &added);
+				if (added && cover[k].n > cover_cap[k]) {
+					cover_cap[k] = cover[k].cap;
+					cover_n[k] = xrealloc(cover_n[k],
+					    cover_cap[k] * sizeof **cover_n);
+				}
+				if (added)
+					cover_n[k][x] = 0;
+				cover_n[k][x]++;
+				pn += rec_hash_get(&popular, list.v[m],
+				    strlen(list.v[m])) != (size_t)-1;
+			}
+			pop50[k] += m ? (double)pn / m : 0;
+		}
+		if (logf) {
+			struct rec_buf l = {0};
+			size_t x = nk > 2 ? 2 : nk - 1;	/* @10 by default */
+			rec_buf_adds(&l, "{\"conversation\":");
+			rec_json_string(&l, cv->id, strlen(cv->id));
+			rec_buf_printf(&l, ",\"turn\":%zu,\"message\":", t + 1);
+			rec_json_string(&l, cv->turn[t].user,
+			    strlen(cv->turn[t].user));
+			rec_buf_adds(&l, ",\"plan\":");
+			rec_json_string(&l, res[p].plan ? res[p].plan : "",
+			    res[p].plan ? strlen(res[p].plan) : 0);
+			rec_buf_adds(&l, ",\"top\":[");
+			for (i = 0; i < list.n && i < ks[x]; i++) {
+				rec_buf_adds(&l, i ? "," : "");
+				rec_json_string(&l, list.v[i], strlen(list.v[i]));
+			}
+			rec_buf_adds(&l, "],\"targets\":[");
+			for (i = 0; i < tg.n; i++) {
+				rec_buf_adds(&l, i ? "," : "");
+				rec_json_string(&l, tg.v[i], strlen(tg.v[i]));
+			}
+			rec_buf_printf(&l, "],\"hit@%zu\":%s,\"ms\":%.1f%s}\n",
+			    ks[x], sc.hit[x] ? "true" : "false", res[p].ms,
+			    res[p].failed ? ",\"failed\":true" : "");
+			fputs(l.data, logf);
+			rec_buf_free(&l);
+		}
+		rec_ids_free(&tg);
+		rec_ids_free(&list);
+		rec_hash_free(&before);
+		rec_hash_free(&seen);
+	}
+	if (conv_acc.n) {
+		struct rec_point_score m;
+		for (k = 0; k < nk; k++) {
+			m.hit[k] = conv_acc.hit[k] / conv_acc.n;
+			m.recall[k] = conv_acc.recall[k] / conv_acc.n;
+			m.ndcg[k] = conv_acc.ndcg[k] / conv_acc.n;
+			m.mrr[k] = conv_acc.mrr[k] / conv_acc.n;
+		}
+		acc_add(&macro, &m);
+		nconv_scored++;
+	}
+	if (logf && fclose(logf))
+		rec_die("cannot write '%s': %m", logpath);
+	qsort(ms, npoints, sizeof *ms, cmp_double);
+	{
+		double ent[REC_MAXK], maxf[REC_MAXK], ratio[REC_MAXK];
+		double med = ms[npoints / 2], mean = 0;
+		for (p = 0; p < npoints; p++)
+			mean += ms[p];
+		mean /= (double)npoints;
+		for (k = 0; k < nk; k++) {
+			double total = 0, e = 0;
+			size_t mx = 0;
+			for (i = 0; i < cover[k].n; i++) {
+				total += (double)cover_n[k][i];
+				if (cover_n[k][i] > mx)
+					mx = cover_n[k][i];
+			}
+			for (i = 0; i < cover[k].n; i++) {
+				double q = (double)cover_n[k][i] / total;
+				e -= q * log2(q);
+			}
+			ent[k] = e;
+			maxf[k] = (double)mx / (double)npoints;
+			ratio[k] = pop50_t > 0 ? pop50[k] / pop50_t : 0;
+		}
+		if (json) {
+			char d1[40], d2[40];
+			rec_buf_printf(&out, "{\"points\":%zu,\"conversations\":"
+			    "%zu,\"failed\":%zu,\"k\":[", npoints, nconv_scored,
+			    nfailed);
+			for (k = 0; k < nk; k++)
+				rec_buf_printf(&out, "%s%zu", k ? "," : "", ks[k]);
+			rec_buf_adds(&out, "],\"micro\":{");
+			json_row(&out, "hit", micro.hit, (double)micro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "recall", micro.recall, (double)micro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "ndcg", micro.ndcg, (double)micro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "mrr", micro.mrr, (double)micro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "pop50", pop50, (double)npoints);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "pop50_ratio", ratio, 1);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "entropy", ent, 1);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "maxfreq", maxf, 1);
+			rec_buf_addc(&out, ',');
+			for (k = 0; k < nk; k++)
+				factual[k] = factual_n[k] > 0 ? factual[k] /
+				    factual_n[k] : 0;
+			json_row(&out, "factual", factual, 1);
+			rec_buf_adds(&out, "},\"macro\":{");
+			json_row(&out, "hit", macro.hit, (double)macro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "recall", macro.recall, (double)macro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "ndcg", macro.ndcg, (double)macro.n);
+			rec_buf_addc(&out, ',');
+			json_row(&out, "mrr", macro.mrr, (double)macro.n);
+			rec_buf_adds(&out, "},\"turns\":[");
+			for (i = 0; i < nbyturn; i++) {
+				rec_buf_printf(&out, "%s{\"turn\":%zu,\"points\":"
+				    "%zu,", i ? "," : "", i + 1, byturn[i].n);
+				json_row(&out, "hit", byturn[i].hit,
+				    (double)byturn[i].n);
+				rec_buf_addc(&out, ',');
+				json_row(&out, "ndcg", byturn[i].ndcg,
+				    (double)byturn[i].n);
+				rec_buf_addc(&out, '}');
+			}
+			rec_json_double(d1, sizeof d1, med);
+			rec_json_double(d2, sizeof d2, mean);
+			rec_buf_printf(&out, "],\"ms\":{\"median\":%s,\"mean\":"
+			    "%s}}\n", d1, d2);
+			fputs(out.data, stdout);
+		} else {
+			printf("%zu points in %zu conversations, %zu failed; "
+			    "%.1f ms per point (median), %.1f (mean)\n",
+			    npoints, nconv_scored, nfailed, med, mean);
+			printf("%-14s", "");
+			for (k = 0; k < nk; k++)
+				printf(" %7s%zu", "@", ks[k]);
+			putchar('\n');
+			text_row("Hit", micro.hit, (double)micro.n);
+			text_row("Recall", micro.recall, (double)micro.n);
+			text_row("NDCG", micro.ndcg, (double)micro.n);
+			text_row("MRR", micro.mrr, (double)micro.n);
+			text_row("Hit (macro)", macro.hit, (double)macro.n);
+			text_row("Recall (macro)", macro.recall,
+			    (double)macro.n);
+			text_row("NDCG (macro)", macro.ndcg, (double)macro.n);
+			text_row("MRR (macro)", macro.mrr, (double)macro.n);
+			text_row("Pop50", pop50, (double)npoints);
+			text_row("Pop50 ratio", ratio, 1);
+			text_row("Entropy", ent, 1);
+			text_row("MaxFreq", maxf, 1);
+			for (k = 0; k < nk; k++)
+				factual[k] = factual_n[k] > 0 ? factual[k] /
+				    factual_n[k] : 0;
+			text_row("Factual", factual, 1);
+			printf("%-6s %7s %8s %8s   (at %zu)\n", "turn",
+			    "points", "Hit", "NDCG", ks[nk > 2 ? 2 : nk - 1]);
+			for (i = 0; i < nbyturn; i++) {
+				size_t x = nk > 2 ? 2 : nk - 1;
+				if (!byturn[i].n)
+					continue;
+				printf("%-6zu %7zu %8.4f %8.4f\n", i + 1,
+				    byturn[i].n, byturn[i].hit[x] /
+				    (double)byturn[i].n, byturn[i].ndcg[x] /
+				    (double)byturn[i].n);
+			}
+		}
+	}
+	for (p = 0; p < npoints; p++) {
+		rec_ids_free(&res[p].ids);
+		free(res[p].plan);
+	}
+	for (k = 0; k < nk; k++) {
+		rec_hash_free(&cover[k]);
+		free(cover_n[k]);
+	}
+	for (i = 0; i < nconvs; i++)
+		rec_conv_free(&convs[i]);
+	free(convs);
+	free(points);
+	free(res);
+	free(ms);
+	free(byturn);
+	free(bin);
+	rec_hash_free(&catalog);
+	rec_hash_free(&popular);
+	rec_buf_free(&out);
+	if (fflush(stdout) || ferror(stdout))
+		rec_die("write error");
+	rec_exit(0);
+}

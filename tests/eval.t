@@ -1,0 +1,77 @@
+#!/bin/sh
+# rec-eval on a hand-made benchmark whose figures were worked out by
+# hand; the session a command gets; bad benchmark lines.
+. "$(dirname "$0")/lib.sh"
+
+rec-import -d m.db items -i track_id -R track_name=title -R track_artist=artist \
+	-l playlist -I playlist "$DATA/songs.csv" && rec-bm25 -d m.db --index || exit 1
+export REC_DB=m.db
+printf '%s\n' \
+	'{"id":"c1","turns":[{"user":"some metallica","shown":["s06"],"liked":["s06"],"targets":["s06","s05"]},{"user":"more like that","targets":["s05","s06"]}],"same":{"s10":"s05"}}' \
+	'{"id":"c2","turns":[{"user":"songs by daft punk","targets":["s02"]}]}' > b.jsonl
+# A command that answers from the file $ANSWERS ("message|id id ..."
+# lines), and keeps the sessions it was given
+cat > answer <<'SH'
+#!/bin/sh
+cat > "got.$$"
+cat "got.$$" >> sessions.log
+msg=$(tail -1 "got.$$" | sed 's/.*"user":"\(.*\)"}$/\1/')
+rm -f "got.$$"
+for i in $(grep "^$msg|" "$ANSWERS" | cut -d"|" -f2); do printf '{"id":"%s"}\n' "$i"; done
+SH
+chmod +x answer
+printf '%s\n' 'some metallica|s05 s06' 'more like that|s05 s06' 'songs by daft punk|s01 s02' > hand.txt
+ANSWERS=$T/hand.txt; export ANSWERS
+j() { sed 's/"ms":{[^}]*}//'; }
+
+# By hand, with lists [s05 s06] (c1 turn 1), [s05] (c1 turn 2: s06 was
+# shown before, so it leaves targets and list), [s01 s02] (c2):
+# Hit@1 2/3; Recall@1 (1/2 + 1 + 0)/3; NDCG@5 (1 + 1 + 1/log2(3))/3;
+# MRR@5 (1 + 1 + 1/2)/3; macro Hit@1 (1 + 0)/2; Entropy@1 of s05 s05
+# s01; MaxFreq@1 2/3.
+test_ok 'figures by hand, through a command' \
+	'rec-eval -q -J -K 1,5 b.jsonl -- ./answer > out &&
+	 grep -q "\"points\":3,\"conversations\":2,\"failed\":0,\"k\":\[1,5\]" out &&
+	 grep -q "\"hit\":\[0.6666666666666666,1.0\]" out &&
+	 grep -q "\"recall\":\[0.5,1.0\]" out &&
+	 v=$(sed "s/.*\"micro\":{[^}]*\"ndcg\":\[0.6666666666666666,\([0-9.]*\)\].*/\1/" out) &&
+	 awk -v v="$v" "BEGIN { d = v - (2 + log(2) / log(3)) / 3; exit !(d < 1e-12 && d > -1e-12) }" &&
+	 grep -q "\"mrr\":\[0.6666666666666666,0.8333333333333334\]" out &&
+	 grep -q "\"macro\":{\"hit\":\[0.5,1.0\]" out &&
+	 grep -q "\"entropy\":\[0.9182958340544896," out &&
+	 grep -q "\"maxfreq\":\[0.6666666666666666,0.6666666666666666\]" out'
+test_ok 'rec'"'"'s own pipeline gives the same lists here' \
+	'rec-eval -q -J -K 1,5 b.jsonl | j > a && rec-eval -q -J -K 1,5 b.jsonl -- ./answer | j | diff -u a -'
+test_ok '-j 2 gives the same figures' \
+	'rec-eval -q -J -j 2 -K 1,5 b.jsonl | j | diff -u a -'
+test_ok 'the session a command gets: earlier turns with their items, then the message' \
+	'rm -f sessions.log && rec-eval -q -n 1 b.jsonl -- ./answer > /dev/null &&
+	 test "$(sed -n 1p sessions.log)" = "{\"turn\":1,\"user\":\"some metallica\"}" &&
+	 test "$(sed -n 2p sessions.log)" = "{\"turn\":1,\"user\":\"some metallica\",\"reply\":\"\",\"items\":[{\"id\":\"s06\"}],\"liked\":[\"s06\"],\"disliked\":[]}" &&
+	 test "$(sed -n 3p sessions.log)" = "{\"turn\":2,\"user\":\"more like that\"}"'
+test_ok 'same: either id counts' \
+	'echo "some metallica|s10" > s.txt && ANSWERS=$T/s.txt rec-eval -q -J -K 1 -n 1 b.jsonl -- ./answer | grep -q "\"hit\":\[0.5\]"'
+test_ok 'Factual: ids the catalog lacks' \
+	'printf "%s\n" "some metallica|nope s05" "more like that|nope" > f.txt &&
+	 ANSWERS=$T/f.txt rec-eval -q -J -K 1,2 -n 1 b.jsonl -- ./answer | grep -q "\"factual\":\[0.0,0.25\]"'
+test_ok 'the log: a line per point' \
+	'rec-eval -q -L log b.jsonl > /dev/null && test "$(wc -l < log)" = 3 &&
+	 sed -n 2p log | grep -q "^{\"conversation\":\"c1\",\"turn\":2,\"message\":\"more like that\",\"plan\":\"rec-bm25 .*\",\"top\":\[\"s05\"\],\"targets\":\[\"s05\"\],\"hit@10\":true,\"ms\":"'
+test_ok 'a failing command: counted, warned, scored as empty' \
+	'rec-eval -J b.jsonl -- sh -c "exit 3" > out 2> err &&
+	 grep -q "\"failed\":3" out && grep -q "\"hit\":\[0.0,0.0,0.0,0.0\]" out &&
+	 grep -q "^rec-eval: c1, turn 1: the command failed with status 3$" err'
+test_ok 'output that is not candidates fails the point' \
+	'rec-eval -J b.jsonl -- echo nonsense > out 2> err && grep -q "\"failed\":3" out &&
+	 grep -q "c2, turn 1: the command.s output:1: " err'
+test_fail 'a bad line is named' 1 '^rec-eval: bad.jsonl:2: turn 1: "shown" is not a list of ids$' \
+	'printf "%s\n" "{\"id\":\"a\",\"turns\":[{\"user\":\"x\",\"targets\":[\"s01\"]}]}" "{\"id\":\"b\",\"turns\":[{\"user\":\"x\",\"shown\":3}]}" > bad.jsonl && rec-eval bad.jsonl'
+test_fail 'not JSON' 1 '^rec-eval: bad2.jsonl:1: ' 'echo "{nope" > bad2.jsonl && rec-eval bad2.jsonl'
+test_fail 'a turn without words' 1 'bad3.jsonl:1: turn 1 has no "user" text' \
+	'echo "{\"id\":\"a\",\"turns\":[{\"targets\":[\"s01\"]}]}" > bad3.jsonl && rec-eval bad3.jsonl'
+test_fail 'nothing to score' 1 'no turn has targets to score' \
+	'echo "{\"id\":\"a\",\"turns\":[{\"user\":\"x\"}]}" > none.jsonl && rec-eval none.jsonl'
+test_fail 'a bad cut-off list' 2 '-K: cut-offs rising from 1 to 1000' 'rec-eval -K 5,1 b.jsonl'
+test_fail 'a command without --' 2 "unexpected argument 'echo' \(a command comes after --\)" 'rec-eval b.jsonl echo'
+
+done_testing
