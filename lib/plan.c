@@ -284,7 +284,18 @@ static const char *const stop[] = { "a", "an", "the", "some", "any", "me",
 	"second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
 	"ninth", "tenth", "last", "number", "now", "instead", "bit",
 	"surprise", "random", "whatever", "else", "anyone", "pick", "choose",
-	"usual", "today", "tonight", NULL };
+	"usual", "today", "tonight", "add", "adding", "added", "include",
+	"create", "creating", "perfect", "lovely", "awesome", "amazing",
+	"sounds", "fine", "well", "how", "about", "other", "others",
+	"artist", "artists", "band", "bands", "singer", "singers", "genre",
+	"genres", "style", "should", "will", "do", "does", "did", "let",
+	"lets", "try", "think", "know", "honest", "honestly", "enjoy", "may",
+	"might", "fun", "excellent", "wonderful", "fantastic", "sure",
+	"again", "works", "work", "long", "as", "if", "but", "not", "no",
+	"go", "going", "sing", "along", "people", "them", "they", "their",
+	"be", "was", "were", "am", "an", "up", "out", "into", "such",
+	"around", "which", "who", "where", "when", "why", "its", "those",
+	"then", "thats", "dont", "ive", "youre", "theyre", "lets", NULL };
 
 static int
 is_stop(const char *w)
@@ -719,6 +730,27 @@ fuzzy_creator(struct rec_kb *kb, const struct words *ws, size_t i, size_t n,
 	return closest_key(&kb->creator, g, glen >= 10 ? 2 : 1);
 }
 
+/* A creator's name in running text, unless it is only little words
+ * ("as it is") or one short word without a cue ("move away", but "by
+ * Dave", "Dave songs") */
+static int
+creator_ok(const struct words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i; j < i + n && is_stop(ws->w[j]); j++)
+		;
+	if (j == i + n)
+		return 0;
+	if (n > 1 || strlen(ws->w[i]) >= 5)
+		return 1;
+	return (i > 0 && (at(ws, i - 1, "by") || at(ws, i - 1, "from") ||
+	    at(ws, i - 1, "like") || at(ws, i - 1, "and") ||
+	    at(ws, i - 1, "than"))) || at(ws, i + 1, "songs") ||
+	    at(ws, i + 1, "song") || at(ws, i + 1, "tracks") ||
+	    at(ws, i + 1, "music") || at(ws, i + 1, "and");
+}
+
 /* A title in running text: "like X", "such as X", or a title with a
  * real word in it (not "i am", "on my way") */
 static int
@@ -726,14 +758,22 @@ title_ok(const struct words *ws, size_t i, size_t n)
 {
 	size_t j;
 
+	size_t real = 0, longest = 0;
+
 	if (i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
-	    at(ws, i - 1, "to") || at(ws, i - 1, "called") ||
-	    at(ws, i - 1, "titled")))
+	    at(ws, i - 1, "called") || at(ws, i - 1, "titled") ||
+	    (at(ws, i - 1, "to") && i > 1 && (at(ws, i - 2, "similar") ||
+	    at(ws, i - 2, "listen") || at(ws, i - 2, "listening")))))
 		return 1;
+	/* otherwise two real words, or one long one in three or more:
+	 * not "i'm ready", "help me relax" */
 	for (j = i; j < i + n; j++)
-		if (!is_stop(ws->w[j]) && strlen(ws->w[j]) >= 4)
-			return n >= 3 || j > i || strlen(ws->w[j]) >= 5;
-	return 0;
+		if (!is_stop(ws->w[j]) && strlen(ws->w[j]) >= 4) {
+			real++;
+			if (strlen(ws->w[j]) > longest)
+				longest = strlen(ws->w[j]);
+		}
+	return real >= 2 || (real == 1 && n >= 3 && longest >= 6);
 }
 
 static void
@@ -779,6 +819,8 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 			if (n == 1 && (is_stop(g.data) || g.len < 3))
 				continue;
 			k = rec_hash_get(&kb->creator, g.data, g.len);
+			if (k != (size_t)-1 && !creator_ok(ws, i, n))
+				k = (size_t)-1;
 			if (k == (size_t)-1 && n <= 3)
 				k = fuzzy_creator(kb, ws, i, n, g.data, g.len);
 			if (k != (size_t)-1 && !(n == 1 && genre_like(kb, g.data,
@@ -812,6 +854,37 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 			for (j = 0; j < n; j++)
 				ws->used[i + j] = 1;
 		}
+	/* a misspelt title after "similar to", "like", "such as": the
+	 * longest run of free words within an edit or two of one */
+	for (i = 1; i < ws->n; i++) {
+		if (ws->used[i] || !(at(ws, i - 1, "like") || at(ws, i - 1,
+		    "as") || (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2,
+		    "similar"))))
+			continue;
+		for (n = 6; n >= 2; n--) {
+			int free_ = i + n <= ws->n;
+			for (j = 0; free_ && j < n; j++)
+				free_ = !ws->used[i + j];
+			if (!free_)
+				continue;
+			rec_buf_reset(&g);
+			for (j = 0; j < n; j++)
+				rec_buf_printf(&g, "%s%s", j ? " " : "",
+				    ws->w[i + j]);
+			if (g.len < 8)
+				continue;
+			k = closest_key(&kb->title, g.data, g.len >= 12 ? 2 : 1);
+			if (k == (size_t)-1)
+				continue;
+			strs_add(ws->neg[i] ? &in->disliked_items :
+			    &in->liked_items, kb->tid[k]);
+			said(in, ws->neg[i] ? "not like '%s'" : "like '%s'",
+			    kb->title.key[k]);
+			for (j = 0; j < n; j++)
+				ws->used[i + j] = 1;
+			break;
+		}
+	}
 	for (i = 0; i < ws->n; i++)
 		if (!ws->used[i] && !is_stop(ws->w[i]) && !ws->neg[i] &&
 		    strlen(ws->w[i]) >= 3 && num_at(ws, i) < 0)
@@ -1142,6 +1215,40 @@ top_items(struct rec_kb *kb, const char *creator, struct rec_buf *ids)
 	sqlite3_close(db);
 }
 
+/* the creators most of ids have (at most max), most first */
+static void
+creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
+    struct rec_strs *out)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0}, list = {0};
+	size_t i;
+
+	if (!kb->c_creator || !ids->n)
+		return;
+	rec_buf_addc(&list, '[');
+	for (i = 0; i < ids->n; i++) {
+		rec_buf_adds(&list, i ? "," : "");
+		rec_json_string(&list, ids->v[i], strlen(ids->v[i]));
+	}
+	rec_buf_addc(&list, ']');
+	db = rec_catalog_open(kb->catalog);
+	rec_buf_printf(&sql, "SELECT \"%s\" AS c FROM items WHERE id IN "
+	    "(SELECT value FROM json_each(?)) AND c IS NOT NULL AND c <> '' "
+	    "GROUP BY c ORDER BY count(*) DESC, min(rowid) LIMIT %zu",
+	    kb->c_creator, max);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, list.data, (int)list.len, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			strs_add(out, (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	rec_buf_free(&sql);
+	rec_buf_free(&list);
+	sqlite3_close(db);
+}
+
 void
 rec_intent_where(const struct rec_intent *in, struct rec_buf *b)
 {
@@ -1163,7 +1270,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 {
 	struct rec_buf b = {0}, w = {0};
 	char num[40];
-	size_t i;
+	size_t i, liked_streams = 0;
 
 	memset(p, 0, sizeof *p);
 	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
@@ -1197,6 +1304,21 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (kb->has_knn && b.len)
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
 			    "-l", b.data, (char *)NULL);
+	}
+	/* the creators of what the person liked before (in this
+	 * conversation, or in their profile): more of theirs, as a weaker
+	 * stream, when the request names no creator of its own */
+	if (in->boost.n && !in->liked_creators.n && kb->has_bm25 &&
+	    kb->c_creator) {
+		struct rec_strs cr = {0};
+		creators_of(kb, &in->boost, 3, &cr);
+		for (i = 0; i < cr.n; i++) {
+			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
+			    "-f", kb->c_creator, "-k", "50", cr.v[i],
+			    (char *)NULL);
+			liked_streams++;
+		}
+		strs_free(&cr);
 	}
 	if ((in->tags.n || in->words.n) && kb->has_bm25) {
 		for (i = 0; i < in->tags.n; i++)
@@ -1255,6 +1377,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	} else if (b.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", b.data, (char *)NULL);
 	stage(&p->filt, &p->nfilt, "rec-rank", "-F", "rrf", (char *)NULL);
+	if (liked_streams && p->nsrc > liked_streams) {
+		arg(&p->filt[p->nfilt - 1], "-W");
+		arg(&p->filt[p->nfilt - 1], "liked=0.5");
+	}
 	rec_buf_reset(&b);
 	for (i = 0; i < in->disliked_items.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "",
