@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ usage(FILE *fp)
 	    "usage: rec-eval [-Jq] [-d CATALOG] [-K K,...] [-j N] [-L LOG] "
 	    "[-n N] BENCH\n"
 	    "                [-- COMMAND [ARG...]]\n"
+	    "       rec-eval [-Jq] [-d CATALOG] [-L LOG] -s N\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
 	    "  -j, --jobs N         score N points at once (default 1)\n"
 	    "  -J, --json           the figures as JSON\n"
@@ -31,6 +33,8 @@ usage(FILE *fp)
 	    "ids, hit or miss\n"
 	    "  -n, --limit N        the first N conversations only\n"
 	    "  -q, --quiet          no progress\n"
+	    "  -s, --simulate N     N simulated users look for a held-out "
+	    "item\n"
 	    "  -h, --help           print this help\n"
 	    "  -V, --version        print the version\n");
 }
@@ -519,6 +523,277 @@ run_all(struct result *res, size_t njobs, int progress)
 	free(acc);
 }
 
+/* ---- the simulated user (InteRecAgent's protocol, without a model) ---- */
+
+struct pair {
+	char *user, *target, *like;	/* like: an item of their history */
+};
+
+/* up to max distinct values of the item's tag columns (lists or plain),
+ * then its decade, creator and title (caller frees) */
+struct attrs {
+	char *tags[4];
+	size_t ntags;
+	int decade;
+	char *creator;
+};
+
+static void
+item_attrs(sqlite3 *db, const char *id, const char *user, struct attrs *a)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	size_t c;
+
+	memset(a, 0, sizeof *a);
+	for (c = 0; c < kb->nc_tags && a->ntags < 4; c++) {
+		rec_buf_reset(&sql);
+		if (kb->c_tags_list[c])
+			rec_buf_printf(&sql, "SELECT j.value FROM items, "
+			    "json_each(items.\"%s\") j WHERE items.id = ?",
+			    kb->c_tags[c]);
+		else
+			rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE "
+			    "id = ?", kb->c_tags[c]);
+		if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+			continue;
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		while (a->ntags < 4 && sqlite3_step(st) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			size_t i;
+			int dup = 0;
+			/* never the user's own name (a playlist is a user) */
+			if (!v || !*v || !strcmp(v, user))
+				continue;
+			for (i = 0; i < a->ntags; i++)
+				dup |= !strcasecmp(a->tags[i], v);
+			if (!dup)
+				a->tags[a->ntags++] = xstrdup(v);
+		}
+		sqlite3_finalize(st);
+	}
+	if (kb->c_year) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
+		    kb->c_year);
+		if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
+			sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+			if (sqlite3_step(st) == SQLITE_ROW &&
+			    sqlite3_column_type(st, 0) == SQLITE_INTEGER)
+				a->decade = sqlite3_column_int(st, 0) / 10 * 10;
+			sqlite3_finalize(st);
+		}
+	}
+	if (kb->c_creator) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
+		    kb->c_creator);
+		if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
+			sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+			if (sqlite3_step(st) == SQLITE_ROW &&
+			    sqlite3_column_text(st, 0))
+				a->creator = xstrdup((const char *)
+				    sqlite3_column_text(st, 0));
+			sqlite3_finalize(st);
+		}
+	}
+	rec_buf_free(&sql);
+}
+
+static char *
+title_of(sqlite3 *db, const char *id)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	char *t = NULL;
+
+	if (!kb->c_title)
+		return NULL;
+	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
+	    kb->c_title);
+	if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			t = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	rec_buf_free(&sql);
+	return t;
+}
+
+/* one simulated conversation: the turn the target came in the top 5,
+ * or 0 */
+static int
+simulate_one(sqlite3 *db, const struct pair *pr, struct rec_ids *history,
+    FILE *logf)
+{
+	struct attrs a;
+	char *hints[5], *like = pr->like ? title_of(db, pr->like) : NULL;
+	size_t nh = 0, i, t;
+	struct rec_intent prev, in;
+	int have = 0, found = 0;
+	struct rec_buf m = {0};
+
+	item_attrs(db, pr->target, pr->user, &a);
+	/* the hints, a little at a time, never the target's name */
+	if (a.ntags) {
+		rec_buf_printf(&m, "something %s", a.tags[0]);
+		hints[nh++] = xstrdup(m.data);
+	}
+	if (a.decade >= 1900) {
+		rec_buf_reset(&m);
+		rec_buf_printf(&m, "from the %ds", a.decade);
+		hints[nh++] = xstrdup(m.data);
+	}
+	if (like) {
+		rec_buf_reset(&m);
+		rec_buf_printf(&m, "like %s", like);
+		hints[nh++] = xstrdup(m.data);
+	}
+	if (a.creator && nh < 5) {
+		rec_buf_reset(&m);
+		rec_buf_printf(&m, "by %s", a.creator);
+		hints[nh++] = xstrdup(m.data);
+	}
+	for (i = 1; i < a.ntags && nh < 5; i++) {
+		rec_buf_reset(&m);
+		rec_buf_printf(&m, "%s please", a.tags[i]);
+		hints[nh++] = xstrdup(m.data);
+	}
+	for (t = 0; t < nh && !found; t++) {
+		struct rec_turn turn;
+		struct rec_ids ids = {0};
+		struct rec_buf mlog = {0}, err = {0};
+		rec_intent_parse(kb, hints[t], have ? &prev : NULL, &in);
+		/* what the user had before, as rec-chat's profile gives it */
+		for (i = 0; i < history->n; i++)
+			rec_strs_add(&in.boost, history->v[i]);
+		if (in.k < 10)
+			in.k = 10;
+		memset(&turn, 0, sizeof turn);
+		rec_chat_answer(kb, dbpath, bin, hints[t], &in, 0, &turn, &mlog);
+		ids_of(turn.out.data, turn.out.len, &ids, "plan", &err);
+		for (i = 0; i < ids.n && i < 5; i++)
+			if (!strcmp(ids.v[i], pr->target))
+				found = (int)t + 1;
+		/* a miss: the person says no to what they saw */
+		for (i = 0; i < ids.n && i < 5; i++)
+			rec_intent_add_shown(&in, ids.v[i]);
+		if (logf) {
+			struct rec_buf l = {0};
+			rec_buf_adds(&l, "{\"user\":");
+			rec_json_string(&l, pr->user, strlen(pr->user));
+			rec_buf_adds(&l, ",\"target\":");
+			rec_json_string(&l, pr->target, strlen(pr->target));
+			rec_buf_printf(&l, ",\"turn\":%zu,\"message\":", t + 1);
+			rec_json_string(&l, hints[t], strlen(hints[t]));
+			rec_buf_adds(&l, ",\"plan\":");
+			rec_json_string(&l, turn.shell.data ? turn.shell.data : "",
+			    turn.shell.len);
+			rec_buf_printf(&l, ",\"found\":%s}\n", found ? "true" :
+			    "false");
+			fputs(l.data, logf);
+			rec_buf_free(&l);
+		}
+		rec_ids_free(&ids);
+		rec_turn_free(&turn);
+		rec_buf_free(&mlog);
+		rec_buf_free(&err);
+		if (have)
+			rec_intent_free(&prev);
+		prev = in;
+		have = 1;
+	}
+	if (have)
+		rec_intent_free(&prev);
+	for (i = 0; i < nh; i++)
+		free(hints[i]);
+	for (i = 0; i < a.ntags; i++)
+		free(a.tags[i]);
+	free(a.creator);
+	free(like);
+	rec_buf_free(&m);
+	return found;
+}
+
+/* held-out pairs: every user with two interactions or more gives their
+ * last one (by time, then order) as the target; npairs users are
+ * taken evenly through the sorted users, so the sample is the same
+ * every run */
+static void
+simulate(size_t npairs, int json, FILE *logf, int progress)
+{
+	sqlite3 *db = rec_catalog_open(dbpath);
+	sqlite3_stmt *st;
+	struct rec_ids users = {0};
+	size_t u, step, done = 0, hit = 0, turns = 0, pos[6] = {0};
+
+	kb = rec_kb_load(dbpath);
+	bin = rec_bindir();
+	if (sqlite3_prepare_v2(db, "SELECT user FROM interactions GROUP BY user "
+	    "HAVING count(DISTINCT item) >= 2 ORDER BY user", -1, &st, NULL))
+		rec_sqlite_die(db, "interactions");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		rec_ids_add(&users, (const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0));
+	sqlite3_finalize(st);
+	if (!users.n)
+		rec_die("no user with two interactions or more to simulate");
+	step = users.n > npairs ? users.n / npairs : 1;
+	if (sqlite3_prepare_v2(db, "SELECT item FROM interactions WHERE user = "
+	    "? ORDER BY coalesce(time, 0), rowid", -1, &st, NULL))
+		rec_sqlite_die(db, "interactions");
+	for (u = 0; u < users.n && done < npairs; u += step) {
+		struct rec_ids hist = {0};
+		struct pair pr;
+		size_t i;
+		int f;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, users.v[u], -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_ids_add(&hist, (const char *)sqlite3_column_text(st,
+			    0), (size_t)sqlite3_column_bytes(st, 0));
+		pr.user = users.v[u];
+		pr.target = hist.v[hist.n - 1];
+		hist.n--;	/* held out */
+		/* the history without the target (a song can be in a
+		 * playlist twice) */
+		for (i = 0; i < hist.n; i++)
+			if (!strcmp(hist.v[i], pr.target)) {
+				free(hist.v[i]);
+				hist.v[i] = hist.v[--hist.n];
+				i--;
+			}
+		pr.like = hist.n ? hist.v[hist.n - 1] : NULL;
+		f = simulate_one(db, &pr, &hist, logf);
+		hit += f > 0;
+		turns += f > 0 ? (size_t)f : 6;
+		pos[f > 0 ? f : 0]++;
+		done++;
+		hist.n++;
+		rec_ids_free(&hist);
+		if (progress)
+			fprintf(stderr, "\r%s: %zu of %zu simulated users",
+			    rec_progname, done, npairs);
+	}
+	if (progress)
+		fputc('\n', stderr);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (json)
+		printf("{\"simulated\":%zu,\"hit5\":%.4f,\"turns\":%.4f,"
+		    "\"found_at\":[%zu,%zu,%zu,%zu,%zu]}\n", done,
+		    (double)hit / (double)done, (double)turns / (double)done,
+		    pos[1], pos[2], pos[3], pos[4], pos[5]);
+	else
+		printf("%zu simulated users: the target in the top 5 within 5 "
+		    "turns for %.4f, after %.2f turns on average (a miss "
+		    "counts 6); found at turns 1-5: %zu %zu %zu %zu %zu\n",
+		    done, (double)hit / (double)done, (double)turns /
+		    (double)done, pos[1], pos[2], pos[3], pos[4], pos[5]);
+	rec_ids_free(&users);
+}
+
 /* ---- the figures ---- */
 
 struct acc {
@@ -593,12 +868,14 @@ main(int argc, char **argv)
 		{ "log", required_argument, NULL, 'L' },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "simulate", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *logpath = NULL;
 	size_t njobs = 1, limit = (size_t)-1, p, k, i, j, nfailed = 0;
+	size_t nsim = 0;
 	int c, json = 0, quiet = 0;
 	struct result *res;
 	struct rec_hash catalog = {0}, popular = {0};
@@ -614,7 +891,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	parse_ks("1,5,10,20");
-	while ((c = getopt_long(argc, argv, "+:d:j:JK:L:n:qhV", longopts,
+	while ((c = getopt_long(argc, argv, "+:d:j:JK:L:n:qs:hV", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
@@ -624,10 +901,29 @@ main(int argc, char **argv)
 		case 'L': logpath = optarg; break;
 		case 'n': limit = rec_arg_count("-n", optarg); break;
 		case 'q': quiet = 1; break;
+		case 's': nsim = rec_arg_count("--simulate", optarg);
+			if (!nsim)
+				rec_usage_die("--simulate: at least one user");
+			break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
+	if (nsim) {
+		if (optind < argc)
+			rec_usage_die("--simulate takes no benchmark");
+		dbpath = rec_catalog_path(dbpath);
+		if (logpath && !(logf = fopen(logpath, "w")))
+			rec_die("cannot open '%s': %m", logpath);
+		simulate(nsim, json, logf, !quiet && isatty(2));
+		if (logf && fclose(logf))
+			rec_die("cannot write '%s': %m", logpath);
+		rec_kb_free(kb);
+		free(bin);
+		if (fflush(stdout) || ferror(stdout))
+			rec_die("write error");
+		rec_exit(0);
+	}
 	if (optind == argc)
 		rec_usage_die("give the benchmark file (rec-bench(5))");
 	if (njobs < 1 || njobs > 256)

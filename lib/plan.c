@@ -803,7 +803,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 		}
 	}
 	/* names: the longest n-gram first */
-	for (n = 6; n >= 1; n--)
+	for (n = 8; n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
 			int neg = 0, free_ = 1;
 			for (j = 0; j < n; j++) {
@@ -861,7 +861,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 		    "as") || (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2,
 		    "similar"))))
 			continue;
-		for (n = 6; n >= 2; n--) {
+		for (n = 8; n >= 2; n--) {
 			int free_ = i + n <= ws->n;
 			for (j = 0; free_ && j < n; j++)
 				free_ = !ws->used[i + j];
@@ -1003,7 +1003,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
 {
 	struct words ws;
-	int more, rel;
+	int more, rel, only_limits;
 
 	memset(in, 0, sizeof *in);
 	in->k = 10;
@@ -1032,8 +1032,14 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rel = relative(kb, &ws, in, prev);
 	entities(kb, &ws, in, prev);
 	carry(in, prev);
-	if (more || (rel && !in->liked_items.n && !in->liked_creators.n &&
-	    !in->tags.n && !in->words.n)) {
+	/* a message with limits only ("from the 90s", "nothing too
+	 * mainstream") narrows the request before it */
+	only_limits = prev && (in->ncons > 0 || in->popular) &&
+	    !in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
+	    !in->words.n && !in->disliked_items.n &&
+	    !in->disliked_creators.n && !in->disliked_tags.n;
+	if (more || only_limits || (rel && !in->liked_items.n &&
+	    !in->liked_creators.n && !in->tags.n && !in->words.n)) {
 		/* a refinement: keep what was asked before */
 		int i;
 		copy_strs(&in->liked_items, &prev->liked_items);

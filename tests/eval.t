@@ -74,4 +74,29 @@ test_fail 'nothing to score' 1 'no turn has targets to score' \
 test_fail 'a bad cut-off list' 2 '-K: cut-offs rising from 1 to 1000' 'rec-eval -K 5,1 b.jsonl'
 test_fail 'a command without --' 2 "unexpected argument 'echo' \(a command comes after --\)" 'rec-eval b.jsonl echo'
 
+# The simulated user.  u1's target tt (rock, 1995, by Zed Band) ranks
+# below ten rock songs of the 1990s whose titles say "Rock": "something
+# rock" shows five of them, "from the 1990s" the other five, "like
+# Quiet Evening" (u1's history) finds folk, "by Zed Band" finds tt: turn
+# 4.  u2's target x1 has no tag, year or creator: the one hint is its
+# history, and it is never found (6 turns).  So 1 of 2, (4 + 6) / 2.
+{ echo "id,title,artist,genre,year"
+  for i in 1 2 3 4 5 6 7 8 9; do echo "r0$i,Rock Song 0$i,Band 0$i,rock,199$i"; done
+  echo "r10,Rock Song 10,Band 10,rock,1990"
+  echo "h1,Quiet Evening,Soft Duo,folk,2005"
+  echo "h2,Morning Light,Soft Duo,folk,2006"
+  echo "tt,Thunder Road Again,Zed Band,rock,1995"
+  echo "x1,Plain Thing,,,"; } > sim.csv
+printf 'user,item,time\nu1,h1,1\nu1,tt,2\nu2,h2,1\nu2,x1,2\n' > simplays.csv
+rec-import -d sim.db items -r year=date -t year=integer sim.csv &&
+	rec-import -d sim.db interactions -u user -i item -T time simplays.csv &&
+	rec-bm25 -d sim.db --index || exit 1
+test_ok '--simulate: found at turn 4 by the creator hint, the other never' \
+	'rec-eval -q -J -d sim.db -s 2 -L sl > out &&
+	 test "$(cat out)" = "{\"simulated\":2,\"hit5\":0.5000,\"turns\":5.0000,\"found_at\":[0,0,0,1,0]}" &&
+	 test "$(sed "s/.*\"message\":\"\([^\"]*\)\".*\"found\":\([a-z]*\)}/\1 \2/" sl | tr "\n" /)" = "something rock false/from the 1990s false/like Quiet Evening false/by Zed Band true/like Morning Light false/"'
+test_fail '--simulate on a catalog without interactions' 1 'no user with two interactions or more to simulate' \
+	'rec-import -d bare.db items sim.csv && rec-eval -d bare.db -s 5'
+test_fail '--simulate with a benchmark too' 2 '--simulate takes no benchmark' 'rec-eval -d sim.db -s 2 b.jsonl'
+
 done_testing
