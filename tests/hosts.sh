@@ -68,8 +68,8 @@ CONF
 hosts_kill() {
 	[ -s "$hosts_dir/sshd$1.pid" ] || return 0
 	_p=$(cat "$hosts_dir/sshd$1.pid")
-	pkill -KILL -P "$_p" 2> /dev/null
-	kill -KILL "$_p" 2> /dev/null
+	pkill -KILL -P "$_p" 2> /dev/null || true
+	kill -KILL "$_p" 2> /dev/null || true
 	rm -f "$hosts_dir/sshd$1.pid"
 }
 
@@ -79,4 +79,5 @@ hosts_stop() {
 		[ -e "$_f" ] || continue
 		_n=${_f##*/sshd}; hosts_kill "${_n%.pid}"
 	done
+	return 0
 }
