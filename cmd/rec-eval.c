@@ -538,12 +538,32 @@ struct attrs {
 	char *creator;
 };
 
+/* the text of one column of one item, or NULL; caller frees */
+static char *
+item_field(sqlite3 *db, const char *col, const char *id)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?", col);
+	if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	rec_buf_free(&sql);
+	return v;
+}
+
 static void
 item_attrs(sqlite3 *db, const char *id, const char *user, struct attrs *a)
 {
 	struct rec_buf sql = {0};
 	sqlite3_stmt *st;
 	size_t c;
+	char *v;
 
 	memset(a, 0, sizeof *a);
 	for (c = 0; c < kb->nc_tags && a->ntags < 4; c++) {
@@ -572,53 +592,13 @@ item_attrs(sqlite3 *db, const char *id, const char *user, struct attrs *a)
 		}
 		sqlite3_finalize(st);
 	}
-	if (kb->c_year) {
-		rec_buf_reset(&sql);
-		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
-		    kb->c_year);
-		if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
-			sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-			if (sqlite3_step(st) == SQLITE_ROW &&
-			    sqlite3_column_type(st, 0) == SQLITE_INTEGER)
-				a->decade = sqlite3_column_int(st, 0) / 10 * 10;
-			sqlite3_finalize(st);
-		}
+	if (kb->c_year && (v = item_field(db, kb->c_year, id))) {
+		a->decade = atoi(v) / 10 * 10;
+		free(v);
 	}
-	if (kb->c_creator) {
-		rec_buf_reset(&sql);
-		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
-		    kb->c_creator);
-		if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
-			sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-			if (sqlite3_step(st) == SQLITE_ROW &&
-			    sqlite3_column_text(st, 0))
-				a->creator = xstrdup((const char *)
-				    sqlite3_column_text(st, 0));
-			sqlite3_finalize(st);
-		}
-	}
+	if (kb->c_creator)
+		a->creator = item_field(db, kb->c_creator, id);
 	rec_buf_free(&sql);
-}
-
-static char *
-title_of(sqlite3 *db, const char *id)
-{
-	struct rec_buf sql = {0};
-	sqlite3_stmt *st;
-	char *t = NULL;
-
-	if (!kb->c_title)
-		return NULL;
-	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
-	    kb->c_title);
-	if (!sqlite3_prepare_v2(db, sql.data, -1, &st, NULL)) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			t = xstrdup((const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	rec_buf_free(&sql);
-	return t;
 }
 
 /* one simulated conversation: the turn the target came in the top 5,
@@ -628,7 +608,8 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_ids *history,
     FILE *logf)
 {
 	struct attrs a;
-	char *hints[5], *like = pr->like ? title_of(db, pr->like) : NULL;
+	char *hints[5], *like = pr->like && kb->c_title ?
+	    item_field(db, kb->c_title, pr->like) : NULL;
 	size_t nh = 0, i, t;
 	struct rec_intent prev, in;
 	int have = 0, found = 0;
@@ -815,6 +796,25 @@ acc_add(struct acc *a, const struct rec_point_score *s)
 	a->n++;
 }
 
+/* a conversation's mean scores, as one sample of the macro average */
+static void
+acc_close(struct acc *conv, struct acc *macro)
+{
+	struct rec_point_score m;
+	size_t k;
+
+	if (!conv->n)
+		return;
+	for (k = 0; k < nk; k++) {
+		m.hit[k] = conv->hit[k] / (double)conv->n;
+		m.recall[k] = conv->recall[k] / (double)conv->n;
+		m.ndcg[k] = conv->ndcg[k] / (double)conv->n;
+		m.mrr[k] = conv->mrr[k] / (double)conv->n;
+	}
+	acc_add(macro, &m);
+	memset(conv, 0, sizeof *conv);
+}
+
 static int
 cmp_count(const void *a, const void *b)
 {
@@ -880,7 +880,7 @@ main(int argc, char **argv)
 	struct result *res;
 	struct rec_hash catalog = {0}, popular = {0};
 	struct acc micro = {0}, macro = {0}, conv_acc = {0}, *byturn = NULL;
-	size_t nbyturn = 0, nconv_scored = 0, cur_conv = (size_t)-1;
+	size_t nbyturn = 0, nconv_scored, cur_conv = (size_t)-1;
 	double pop50[REC_MAXK] = {0}, pop50_t = 0, factual[REC_MAXK] = {0};
 	double factual_n[REC_MAXK] = {0};
 	struct rec_hash cover[REC_MAXK];
@@ -1042,19 +1042,7 @@ main(int argc, char **argv)
 		rec_point_score(&list, &tg, ks, nk, &sc);
 		acc_add(&micro, &sc);
 		if (points[p].conv != cur_conv) {
-			if (conv_acc.n) {
-				struct rec_point_score m;
-				for (k = 0; k < nk; k++) {
-					m.hit[k] = conv_acc.hit[k] / conv_acc.n;
-					m.recall[k] = conv_acc.recall[k] /
-					    conv_acc.n;
-					m.ndcg[k] = conv_acc.ndcg[k] / conv_acc.n;
-					m.mrr[k] = conv_acc.mrr[k] / conv_acc.n;
-				}
-				acc_add(&macro, &m);
-				nconv_scored++;
-			}
-			memset(&conv_acc, 0, sizeof conv_acc);
+			acc_close(&conv_acc, &macro);
 			cur_conv = points[p].conv;
 		}
 		acc_add(&conv_acc, &sc);
@@ -1120,17 +1108,8 @@ main(int argc, char **argv)
 		rec_hash_free(&before);
 		rec_hash_free(&seen);
 	}
-	if (conv_acc.n) {
-		struct rec_point_score m;
-		for (k = 0; k < nk; k++) {
-			m.hit[k] = conv_acc.hit[k] / conv_acc.n;
-			m.recall[k] = conv_acc.recall[k] / conv_acc.n;
-			m.ndcg[k] = conv_acc.ndcg[k] / conv_acc.n;
-			m.mrr[k] = conv_acc.mrr[k] / conv_acc.n;
-		}
-		acc_add(&macro, &m);
-		nconv_scored++;
-	}
+	acc_close(&conv_acc, &macro);
+	nconv_scored = macro.n;
 	if (logf && fclose(logf))
 		rec_die("cannot write '%s': %m", logpath);
 	qsort(ms, npoints, sizeof *ms, cmp_double);
@@ -1155,6 +1134,8 @@ main(int argc, char **argv)
 			ent[k] = e;
 			maxf[k] = (double)mx / (double)npoints;
 			ratio[k] = pop50_t > 0 ? pop50[k] / pop50_t : 0;
+			factual[k] = factual_n[k] > 0 ? factual[k] /
+			    factual_n[k] : 0;
 		}
 		if (json) {
 			char d1[40], d2[40];
@@ -1180,9 +1161,6 @@ main(int argc, char **argv)
 			rec_buf_addc(&out, ',');
 			json_row(&out, "maxfreq", maxf, 1);
 			rec_buf_addc(&out, ',');
-			for (k = 0; k < nk; k++)
-				factual[k] = factual_n[k] > 0 ? factual[k] /
-				    factual_n[k] : 0;
 			json_row(&out, "factual", factual, 1);
 			rec_buf_adds(&out, "},\"macro\":{");
 			json_row(&out, "hit", macro.hit, (double)macro.n);
@@ -1229,9 +1207,6 @@ main(int argc, char **argv)
 			text_row("Pop50 ratio", ratio, 1);
 			text_row("Entropy", ent, 1);
 			text_row("MaxFreq", maxf, 1);
-			for (k = 0; k < nk; k++)
-				factual[k] = factual_n[k] > 0 ? factual[k] /
-				    factual_n[k] : 0;
 			text_row("Factual", factual, 1);
 			printf("%-6s %7s %8s %8s   (at %zu)\n", "turn",
 			    "points", "Hit", "NDCG", ks[nk > 2 ? 2 : nk - 1]);
