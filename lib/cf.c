@@ -250,6 +250,15 @@ als_side(const struct rec_csr *m, float *X, const float *Y, size_t ny,
 	free(b);
 }
 
+static uint64_t
+xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
 void
 rec_als_train(const struct rec_csr *ui, size_t f, int iters,
     double lambda, double alpha, uint64_t seed, float *U, float *V,
@@ -261,13 +270,9 @@ rec_als_train(const struct rec_csr *ui, size_t f, int iters,
 	int it;
 
 	rec_csr_transpose(ui, &iu);
-	for (i = 0; i < (size_t)ui->ncols * f; i++) {
-		s ^= s >> 12;
-		s ^= s << 25;
-		s ^= s >> 27;
-		V[i] = (float)(((s * 2685821657736338717ull) >> 11) *
+	for (i = 0; i < (size_t)ui->ncols * f; i++)
+		V[i] = (float)((xorshift(&s) >> 11) *
 		    (1.0 / 9007199254740992.0) - 0.5) * 0.1f;
-	}
 	memset(U, 0, (size_t)ui->nrows * f * sizeof *U);
 	for (it = 0; it < iters; it++) {
 		als_side(ui, U, V, ui->ncols, f, lambda, alpha);
@@ -279,15 +284,6 @@ rec_als_train(const struct rec_csr *ui, size_t f, int iters,
 	if (progress)
 		fputc('\n', stderr);
 	rec_csr_free(&iu);
-}
-
-static uint64_t
-xorshift(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
 }
 
 static int
