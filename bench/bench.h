@@ -2,17 +2,10 @@
 #ifndef BENCH_H
 #define BENCH_H
 
-#include <time.h>
+#include "rec.h"
 
 /* seconds on the monotonic clock */
-static inline double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#define now rec_now
 
 /* for qsort: doubles, ascending */
 static inline int

@@ -55,15 +55,6 @@ static sqlite3 *stage;		/* the run being made (-o) */
 static size_t nusers, ndone, nfailed, nitems;
 static double t0;
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 utc(char *buf, size_t n)
 {
@@ -84,7 +75,7 @@ on_signal(int sig)
 static void
 show_progress(int final)
 {
-	double dt = now() - t0;
+	double dt = rec_now() - t0;
 
 	if (!progress)
 		return;
@@ -472,17 +463,17 @@ finish(struct feed *f, struct rec_job *job)
 		if (sqlite3_step(f->mark) != SQLITE_DONE)
 			rec_sqlite_die(stage, partial);
 		/* commit now and then: a crash redoes only those users */
-		if (++f->since_commit >= 500 || now() - f->last_commit > 2) {
+		if (++f->since_commit >= 500 || rec_now() - f->last_commit > 2) {
 			rec_sql_exec(stage, "COMMIT; BEGIN", partial);
 			f->since_commit = 0;
-			f->last_commit = now();
+			f->last_commit = rec_now();
 		}
 	}
 	rec_buf_free(&err);
 	rec_jobs_release(f->jobs, job);
-	if (progress && now() - f->last_show > 0.2) {
+	if (progress && rec_now() - f->last_show > 0.2) {
 		show_progress(0);
-		f->last_show = now();
+		f->last_show = rec_now();
 	}
 }
 
@@ -694,7 +685,7 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	t0 = now();
+	t0 = rec_now();
 	if (merge) {
 		sqlite3_stmt *ins, *user;
 		open_stage(NULL, 0);
@@ -741,7 +732,7 @@ main(int argc, char **argv)
 	    njobs, 64 << 20);
 	f.jobs = &jobs;
 	f.rows = &rows;
-	f.last_commit = now();
+	f.last_commit = rec_now();
 	if (results) {
 		open_stage(cmd.data, resume);
 		nusers = count("SELECT count(*) FROM users");
@@ -796,7 +787,7 @@ summary:
 		fprintf(stderr, "%s: run '%s': %zu users, %zu failed, %zu items, "
 		    "%.1f s%s%s\n", rec_progname, runname ? runname : "-",
 		    nusers ? nusers : ndone + nfailed, nfailed, nitems,
-		    now() - t0, results ? ", in " : "", results ? results : "");
+		    rec_now() - t0, results ? ", in " : "", results ? results : "");
 	rec_buf_free(&cmd);
 	rec_buf_free(&rows.line);
 	free(partial);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "rec.h"
@@ -59,15 +58,6 @@ static const char *dbpath;
 static char **cmd;		/* NULL: rec's own pipeline */
 static struct rec_kb *kb;
 static char *bin;
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void
 parse_ks(const char *arg)
@@ -354,14 +344,14 @@ static void
 run_point(size_t p, struct result *r)
 {
 	const struct rec_conv *c = &convs[points[p].conv];
-	double t0 = now_ms();
+	double t0 = rec_now() * 1e3;
 
 	memset(r, 0, sizeof *r);
 	if (cmd)
 		run_cmd(c, points[p].turn, r);
 	else
 		run_rec(c, points[p].turn, r);
-	r->ms = now_ms() - t0;
+	r->ms = rec_now() * 1e3 - t0;
 }
 
 /* ---- running the points, in workers ---- */
@@ -498,10 +488,10 @@ run_all(struct result *res, size_t njobs, int progress)
 			}
 		}
 		free(pf);
-		if (progress && (now_ms() - last > 200 || done == npoints)) {
+		if (progress && (rec_now() * 1e3 - last > 200 || done == npoints)) {
 			fprintf(stderr, "\r%s: %zu of %zu points", rec_progname,
 			    done, npoints);
-			last = now_ms();
+			last = rec_now() * 1e3;
 		}
 	}
 	if (progress)

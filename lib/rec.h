@@ -29,6 +29,8 @@ void rec_die(const char *fmt, ...)
 void rec_usage_die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void rec_exit(int status) __attribute__((noreturn));
+/* seconds on the monotonic clock */
+double rec_now(void);
 /* no candidates to give: an error, or with --lenient a warning and an
  * empty list (exit 0) */
 void rec_none(int lenient, const char *fmt, ...)
