@@ -847,6 +847,34 @@ text_row(const char *name, const double *v, double div)
 	putchar('\n');
 }
 
+/* the four accuracy rows of a's means, as JSON members or as text */
+static void
+json_acc(struct rec_buf *b, const struct acc *a)
+{
+	json_row(b, "hit", a->hit, (double)a->n);
+	rec_buf_addc(b, ',');
+	json_row(b, "recall", a->recall, (double)a->n);
+	rec_buf_addc(b, ',');
+	json_row(b, "ndcg", a->ndcg, (double)a->n);
+	rec_buf_addc(b, ',');
+	json_row(b, "mrr", a->mrr, (double)a->n);
+}
+
+static void
+text_acc(const struct acc *a, const char *suffix)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "Hit%s", suffix);
+	text_row(name, a->hit, (double)a->n);
+	snprintf(name, sizeof name, "Recall%s", suffix);
+	text_row(name, a->recall, (double)a->n);
+	snprintf(name, sizeof name, "NDCG%s", suffix);
+	text_row(name, a->ndcg, (double)a->n);
+	snprintf(name, sizeof name, "MRR%s", suffix);
+	text_row(name, a->mrr, (double)a->n);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1135,13 +1163,7 @@ main(int argc, char **argv)
 			for (k = 0; k < nk; k++)
 				rec_buf_printf(&out, "%s%zu", k ? "," : "", ks[k]);
 			rec_buf_adds(&out, "],\"micro\":{");
-			json_row(&out, "hit", micro.hit, (double)micro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "recall", micro.recall, (double)micro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "ndcg", micro.ndcg, (double)micro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "mrr", micro.mrr, (double)micro.n);
+			json_acc(&out, &micro);
 			rec_buf_addc(&out, ',');
 			json_row(&out, "pop50", pop50, (double)npoints);
 			rec_buf_addc(&out, ',');
@@ -1153,13 +1175,7 @@ main(int argc, char **argv)
 			rec_buf_addc(&out, ',');
 			json_row(&out, "factual", factual, 1);
 			rec_buf_adds(&out, "},\"macro\":{");
-			json_row(&out, "hit", macro.hit, (double)macro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "recall", macro.recall, (double)macro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "ndcg", macro.ndcg, (double)macro.n);
-			rec_buf_addc(&out, ',');
-			json_row(&out, "mrr", macro.mrr, (double)macro.n);
+			json_acc(&out, &macro);
 			rec_buf_adds(&out, "},\"turns\":[");
 			for (i = 0; i < nbyturn; i++) {
 				rec_buf_printf(&out, "%s{\"turn\":%zu,\"points\":"
@@ -1184,15 +1200,8 @@ main(int argc, char **argv)
 			for (k = 0; k < nk; k++)
 				printf(" %7s%zu", "@", ks[k]);
 			putchar('\n');
-			text_row("Hit", micro.hit, (double)micro.n);
-			text_row("Recall", micro.recall, (double)micro.n);
-			text_row("NDCG", micro.ndcg, (double)micro.n);
-			text_row("MRR", micro.mrr, (double)micro.n);
-			text_row("Hit (macro)", macro.hit, (double)macro.n);
-			text_row("Recall (macro)", macro.recall,
-			    (double)macro.n);
-			text_row("NDCG (macro)", macro.ndcg, (double)macro.n);
-			text_row("MRR (macro)", macro.mrr, (double)macro.n);
+			text_acc(&micro, "");
+			text_acc(&macro, " (macro)");
 			text_row("Pop50", pop50, (double)npoints);
 			text_row("Pop50 ratio", ratio, 1);
 			text_row("Entropy", ent, 1);
