@@ -113,6 +113,14 @@ test_fail '--merge: not a row' 1 '^rec-batch: bad:1: not a row of rec-batch' \
 	'echo "{\"id\":\"x\"}" > bad && rec-batch -q -o m4.db -m bad'
 test_ok 'a failed merge publishes nothing' '! test -e m2.db && ! test -e m3.db'
 
+if command -v script > /dev/null; then
+	test_ok 'on a terminal: progress instead of the summary line' \
+		'script -qec "rec-batch -o tty.db \"$F\"" /dev/null < /dev/null | tr "\r" "\n" > out &&
+		 grep -q "^rec-batch: 4 of 4 users, 0 failed, [0-9.]* users/s" out && ! grep -q "run .*: 4 users" out'
+else
+	skip 'script(1) is missing: no terminal to test progress on'
+fi
+
 # the real pipelines, on the fixture catalog
 # (Rock Anthems shares no song with another playlist: an empty list)
 test_ok 'pipelines/for-user for every user, -j 2' \

@@ -71,6 +71,13 @@ test_fail 'a turn without words' 1 'bad3.jsonl:1: turn 1 has no "user" text' \
 	'echo "{\"id\":\"a\",\"turns\":[{\"targets\":[\"s01\"]}]}" > bad3.jsonl && rec-eval bad3.jsonl'
 test_fail 'nothing to score' 1 'no turn has targets to score' \
 	'echo "{\"id\":\"a\",\"turns\":[{\"user\":\"x\"}]}" > none.jsonl && rec-eval none.jsonl'
+if command -v script > /dev/null; then
+	test_ok 'on a terminal: progress' \
+		'script -qec "rec-eval b.jsonl > /dev/null" /dev/null < /dev/null | tr "\r" "\n" > out &&
+		 grep -q "^rec-eval: 3 of 3 points" out'
+else
+	skip 'script(1) is missing: no terminal to test progress on'
+fi
 test_fail 'a bad cut-off list' 2 '-K: cut-offs rising from 1 to 1000' 'rec-eval -K 5,1 b.jsonl'
 test_fail 'a command without --' 2 "unexpected argument 'echo' \(a command comes after --\)" 'rec-eval b.jsonl echo'
 
