@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rec.h"
 
@@ -194,9 +195,19 @@ rec_ease_matrix(const struct rec_csr *ui, double lambda, size_t *ldp,
     int progress)
 {
 	size_t ni = ui->ncols, ld = rec_spd_size(ni), i, j;
-	float *A = xcalloc(ld * ld, sizeof *A), *d;
+	float *A, *d;
 	uint32_t u;
 	uint64_t a, b;
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	double need = (double)ld * (double)ld * sizeof *A;
+
+	/* the model is dense: say so before trying, not "out of memory"
+	 * halfway */
+	if (pages > 0 && psize > 0 && need > 0.8 * (double)pages * psize)
+		rec_die("ease: %zu items need %.1f GB for the item x item matrix,"
+		    " more than this machine has (use itemknn or als)", ni,
+		    need / 1e9);
+	A = xcalloc(ld * ld, sizeof *A);
 
 	/* the Gram matrix X^T X, lower triangle, plus lambda I; the padding
 	 * is the identity, a block of its own */

@@ -57,6 +57,13 @@ test_ok 'a failed training leaves the catalog as it was' \
 	 test "$(ls | grep -c "^c\.db")" = 1'
 test_ok 'the blocked inverse EASE uses: A A^-1 = I over several blocks' \
 	'for n in 1 95 96 97 250 400; do "$REC_TESTBIN/spd-inverse" $n 1e-4 || exit 1; done > out'
+# EASE is dense: 300,000 items would need 360 GB, refused before trying
+awk 'BEGIN { print "id"; for (i = 0; i < 300000; i++) print "i" i }' > big.csv
+printf 'user,item\nu1,i1\nu1,i2\n' > bigplays.csv
+rec-import -d big.db items big.csv && rec-import -d big.db interactions -u user -i item bigplays.csv || exit 1
+test_fail 'EASE on more items than memory holds: said before trying' 1 \
+	'^rec-train: ease: 300000 items need 360.0 GB for the item x item matrix, more than this machine has \(use itemknn or als\)$' \
+	'rec-train -d big.db ease'
 test_fail 'an unknown kind of model' 2 "unknown model 'svd'" 'rec-train svd'
 test_fail 'like and user together' 2 'give --like or --user' 'rec-cf -l a -u u1 < /dev/null'
 
