@@ -43,7 +43,7 @@ struct point {
 };
 
 struct result {
-	struct rec_ids ids;	/* as the system gave them */
+	struct rec_strs ids;	/* as the system gave them */
 	double ms;
 	char *plan;		/* rec's plan, or the command's failure */
 	int failed;
@@ -108,14 +108,14 @@ load_bench(const char *path, size_t limit)
 		if (rec_conv_parse(&convs[nconvs], line, (size_t)n, &err) < 0)
 			rec_die("%s:%lu: %s", name, lineno, err.data);
 		for (t = 0; t < convs[nconvs].nturns; t++) {
-			struct rec_ids tg = {0};
+			struct rec_strs tg = {0};
 			if (rec_conv_targets(&convs[nconvs], t, &tg)) {
 				points = xrealloc(points, (npoints + 1) *
 				    sizeof *points);
 				points[npoints].conv = nconvs;
 				points[npoints++].turn = t;
 			}
-			rec_ids_free(&tg);
+			rec_strs_free(&tg);
 		}
 		nconvs++;
 	}
@@ -134,7 +134,7 @@ load_bench(const char *path, size_t limit)
 /* ---- the systems ---- */
 
 static void
-ids_of(const char *p, size_t n, struct rec_ids *out, const char *name,
+ids_of(const char *p, size_t n, struct rec_strs *out, const char *name,
     struct rec_buf *err)
 {
 	struct rec_reader r;
@@ -143,7 +143,7 @@ ids_of(const char *p, size_t n, struct rec_ids *out, const char *name,
 
 	rec_reader_init_mem(&r, p ? p : "", n, name);
 	while ((st = rec_read(&r, &rec)) > 0)
-		rec_ids_add(out, rec.id, rec.idlen);
+		rec_strs_push(out, rec.id, rec.idlen);
 	if (st < 0)
 		rec_buf_adds(err, r.err.data);
 	rec_reader_free(&r);
@@ -412,7 +412,7 @@ get_result(const char *line, size_t n, struct result *res)
 		else if (k->via.str.size == 3 &&
 		    !memcmp(k->via.str.ptr, "ids", 3))
 			for (j = 0; j < v->via.array.size; j++)
-				rec_ids_add(&r->ids,
+				rec_strs_push(&r->ids,
 				    v->via.array.ptr[j].via.str.ptr,
 				    v->via.array.ptr[j].via.str.size);
 	}
@@ -448,7 +448,7 @@ run_all(struct result *res, size_t njobs, int progress)
 				rec_buf_reset(&b);
 				put_result(&b, p, &r);
 				rec_write_all(pfd[1], b.data, b.len);
-				rec_ids_free(&r.ids);
+				rec_strs_free(&r.ids);
 				free(r.plan);
 			}
 			_exit(0);
@@ -594,7 +594,7 @@ item_attrs(sqlite3 *db, const char *id, const char *user, struct attrs *a)
 /* one simulated conversation: the turn the target came in the top 5,
  * or 0 */
 static int
-simulate_one(sqlite3 *db, const struct pair *pr, struct rec_ids *history,
+simulate_one(sqlite3 *db, const struct pair *pr, struct rec_strs *history,
     FILE *logf)
 {
 	struct attrs a;
@@ -633,7 +633,7 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_ids *history,
 	}
 	for (t = 0; t < nh && !found; t++) {
 		struct rec_turn turn;
-		struct rec_ids ids = {0};
+		struct rec_strs ids = {0};
 		struct rec_buf mlog = {0}, err = {0};
 		rec_intent_parse(kb, hints[t], have ? &prev : NULL, &in);
 		/* what the user had before, as rec-chat's profile gives it */
@@ -666,7 +666,7 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_ids *history,
 			fputs(l.data, logf);
 			rec_buf_free(&l);
 		}
-		rec_ids_free(&ids);
+		rec_strs_free(&ids);
 		rec_turn_free(&turn);
 		rec_buf_free(&mlog);
 		rec_buf_free(&err);
@@ -696,7 +696,7 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 {
 	sqlite3 *db = rec_catalog_open(dbpath);
 	sqlite3_stmt *st;
-	struct rec_ids users = {0};
+	struct rec_strs users = {0};
 	size_t u, step, done = 0, hit = 0, turns = 0, pos[6] = {0};
 
 	kb = rec_kb_load(dbpath);
@@ -705,7 +705,7 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 	    "HAVING count(DISTINCT item) >= 2 ORDER BY user", -1, &st, NULL))
 		rec_sqlite_die(db, "interactions");
 	while (sqlite3_step(st) == SQLITE_ROW)
-		rec_ids_add(&users, (const char *)sqlite3_column_text(st, 0),
+		rec_strs_push(&users, (const char *)sqlite3_column_text(st, 0),
 		    (size_t)sqlite3_column_bytes(st, 0));
 	sqlite3_finalize(st);
 	if (!users.n)
@@ -715,14 +715,14 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 	    "? ORDER BY coalesce(time, 0), rowid", -1, &st, NULL))
 		rec_sqlite_die(db, "interactions");
 	for (u = 0; u < users.n && done < npairs; u += step) {
-		struct rec_ids hist = {0};
+		struct rec_strs hist = {0};
 		struct pair pr;
 		size_t i;
 		int f;
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, users.v[u], -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW)
-			rec_ids_add(&hist, (const char *)sqlite3_column_text(st,
+			rec_strs_push(&hist, (const char *)sqlite3_column_text(st,
 			    0), (size_t)sqlite3_column_bytes(st, 0));
 		pr.user = users.v[u];
 		pr.target = hist.v[hist.n - 1];
@@ -742,7 +742,7 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 		pos[f > 0 ? f : 0]++;
 		done++;
 		hist.n++;
-		rec_ids_free(&hist);
+		rec_strs_free(&hist);
 		if (progress)
 			fprintf(stderr, "\r%s: %zu of %zu simulated users",
 			    rec_progname, done, npairs);
@@ -762,7 +762,7 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 		    "counts 6); found at turns 1-5: %zu %zu %zu %zu %zu\n",
 		    done, (double)hit / (double)done, (double)turns /
 		    (double)done, pos[1], pos[2], pos[3], pos[4], pos[5]);
-	rec_ids_free(&users);
+	rec_strs_free(&users);
 }
 
 /* ---- the figures ---- */
@@ -1024,7 +1024,7 @@ main(int argc, char **argv)
 	for (p = 0; p < npoints; p++) {
 		const struct rec_conv *cv = &convs[points[p].conv];
 		size_t t = points[p].turn;
-		struct rec_ids tg = {0}, list = {0};
+		struct rec_strs tg = {0}, list = {0};
 		struct rec_hash before = {0}, seen = {0};
 		struct rec_point_score sc;
 		size_t intop = 0;
@@ -1055,7 +1055,7 @@ main(int argc, char **argv)
 				continue;
 			rec_hash_put(&seen, id, strlen(id), &added);
 			if (added)
-				rec_ids_add(&list, id, strlen(id));
+				rec_strs_push(&list, id, strlen(id));
 		}
 		rec_point_score(&list, &tg, ks, nk, &sc);
 		acc_add(&micro, &sc);
@@ -1121,8 +1121,8 @@ main(int argc, char **argv)
 			fputs(l.data, logf);
 			rec_buf_free(&l);
 		}
-		rec_ids_free(&tg);
-		rec_ids_free(&list);
+		rec_strs_free(&tg);
+		rec_strs_free(&list);
 		rec_hash_free(&before);
 		rec_hash_free(&seen);
 	}
@@ -1221,7 +1221,7 @@ main(int argc, char **argv)
 		}
 	}
 	for (p = 0; p < npoints; p++) {
-		rec_ids_free(&res[p].ids);
+		rec_strs_free(&res[p].ids);
 		free(res[p].plan);
 	}
 	for (k = 0; k < nk; k++) {

@@ -12,24 +12,6 @@
 
 #include "rec.h"
 
-static void
-ids_add(struct rec_ids *s, const char *id, size_t n)
-{
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-	s->v[s->n++] = xstrndup(id, n);
-}
-
-static void
-ids_free(struct rec_ids *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof *s);
-}
-
 static int
 key_is(const msgpack_object *k, const char *s)
 {
@@ -39,7 +21,7 @@ key_is(const msgpack_object *k, const char *s)
 
 /* a list of ids (strings; numbers are read as their text) */
 static int
-read_ids(const msgpack_object *o, struct rec_ids *out)
+read_ids(const msgpack_object *o, struct rec_strs *out)
 {
 	uint32_t i;
 	char num[32];
@@ -51,11 +33,11 @@ read_ids(const msgpack_object *o, struct rec_ids *out)
 	for (i = 0; i < o->via.array.size; i++) {
 		const msgpack_object *e = &o->via.array.ptr[i];
 		if (e->type == MSGPACK_OBJECT_STR)
-			ids_add(out, e->via.str.ptr, e->via.str.size);
+			rec_strs_push(out, e->via.str.ptr, e->via.str.size);
 		else if (e->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
 			snprintf(num, sizeof num, "%llu",
 			    (unsigned long long)e->via.u64);
-			ids_add(out, num, strlen(num));
+			rec_strs_push(out, num, strlen(num));
 		} else
 			return -1;
 	}
@@ -124,7 +106,7 @@ rec_conv_parse(struct rec_conv *c, const char *line, size_t n,
 						    b->via.str.ptr,
 						    b->via.str.size);
 					} else
-						ids_add(&c->same_to,
+						rec_strs_push(&c->same_to,
 						    b->via.str.ptr,
 						    b->via.str.size);
 				}
@@ -149,7 +131,7 @@ rec_conv_parse(struct rec_conv *c, const char *line, size_t n,
 					    &t->via.map.ptr[f].key;
 					const msgpack_object *tv =
 					    &t->via.map.ptr[f].val;
-					struct rec_ids *list = NULL;
+					struct rec_strs *list = NULL;
 					if (key_is(tk, "user"))
 						ct->user = str_of(tv);
 					else if (key_is(tk, "assistant"))
@@ -222,7 +204,7 @@ rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h)
 }
 
 size_t
-rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_ids *out)
+rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_strs *out)
 {
 	struct rec_hash before = {0}, seen = {0};
 	size_t j;
@@ -235,7 +217,7 @@ rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_ids *out)
 			continue;
 		rec_hash_put(&seen, id, strlen(id), &added);
 		if (added)
-			ids_add(out, id, strlen(id));
+			rec_strs_push(out, id, strlen(id));
 	}
 	rec_hash_free(&before);
 	rec_hash_free(&seen);
@@ -250,35 +232,23 @@ rec_conv_free(struct rec_conv *c)
 	for (i = 0; i < c->nturns; i++) {
 		free(c->turn[i].user);
 		free(c->turn[i].assistant);
-		ids_free(&c->turn[i].shown);
-		ids_free(&c->turn[i].liked);
-		ids_free(&c->turn[i].disliked);
-		ids_free(&c->turn[i].targets);
+		rec_strs_free(&c->turn[i].shown);
+		rec_strs_free(&c->turn[i].liked);
+		rec_strs_free(&c->turn[i].disliked);
+		rec_strs_free(&c->turn[i].targets);
 	}
 	free(c->turn);
 	free(c->id);
 	free(c->user);
-	ids_free(&c->same_to);
+	rec_strs_free(&c->same_to);
 	rec_hash_free(&c->same);
 	memset(c, 0, sizeof *c);
-}
-
-void
-rec_ids_free(struct rec_ids *s)
-{
-	ids_free(s);
-}
-
-void
-rec_ids_add(struct rec_ids *s, const char *id, size_t n)
-{
-	ids_add(s, id, n);
 }
 
 /* ---- metrics ---- */
 
 void
-rec_point_score(const struct rec_ids *list, const struct rec_ids *targets,
+rec_point_score(const struct rec_strs *list, const struct rec_strs *targets,
     const size_t *ks, size_t nk, struct rec_point_score *ps)
 {
 	struct rec_hash t = {0};

@@ -39,8 +39,16 @@ strs_add(struct rec_strs *s, const char *v)
 	s->v[s->n++] = xstrdup(v);
 }
 
-static void
-strs_free(struct rec_strs *s)
+/* appends n bytes of v to s, repeats and all */
+void
+rec_strs_push(struct rec_strs *s, const char *v, size_t n)
+{
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	s->v[s->n++] = xstrndup(v, n);
+}
+
+void
+rec_strs_free(struct rec_strs *s)
 {
 	size_t i;
 
@@ -1066,15 +1074,15 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 void
 rec_intent_free(struct rec_intent *in)
 {
-	strs_free(&in->liked_items);
-	strs_free(&in->liked_creators);
-	strs_free(&in->disliked_items);
-	strs_free(&in->disliked_creators);
-	strs_free(&in->tags);
-	strs_free(&in->disliked_tags);
-	strs_free(&in->words);
-	strs_free(&in->shown);
-	strs_free(&in->boost);
+	rec_strs_free(&in->liked_items);
+	rec_strs_free(&in->liked_creators);
+	rec_strs_free(&in->disliked_items);
+	rec_strs_free(&in->disliked_creators);
+	rec_strs_free(&in->tags);
+	rec_strs_free(&in->disliked_tags);
+	rec_strs_free(&in->words);
+	rec_strs_free(&in->shown);
+	rec_strs_free(&in->boost);
 	free(in->user);
 	rec_buf_free(&in->said);
 	memset(in, 0, sizeof *in);
@@ -1324,7 +1332,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    (char *)NULL);
 			liked_streams++;
 		}
-		strs_free(&cr);
+		rec_strs_free(&cr);
 	}
 	if ((in->tags.n || in->words.n) && kb->has_bm25) {
 		for (i = 0; i < in->tags.n; i++)
@@ -1785,14 +1793,14 @@ rec_profile_save(const struct rec_profile *pf, const char *path)
 void
 rec_profile_free(struct rec_profile *pf)
 {
-	strs_free(&pf->like_items);
-	strs_free(&pf->like_creators);
-	strs_free(&pf->like_tags);
-	strs_free(&pf->dislike_items);
-	strs_free(&pf->dislike_creators);
-	strs_free(&pf->dislike_tags);
-	strs_free(&pf->expect_creators);
-	strs_free(&pf->expect_tags);
+	rec_strs_free(&pf->like_items);
+	rec_strs_free(&pf->like_creators);
+	rec_strs_free(&pf->like_tags);
+	rec_strs_free(&pf->dislike_items);
+	rec_strs_free(&pf->dislike_creators);
+	rec_strs_free(&pf->dislike_tags);
+	rec_strs_free(&pf->expect_creators);
+	rec_strs_free(&pf->expect_tags);
 }
 
 /* puts v first in s (moving it if there), keeping at most 20 */

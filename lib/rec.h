@@ -579,6 +579,9 @@ void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
 /* adds v to s unless it is there; copies it */
 void rec_strs_add(struct rec_strs *s, const char *v);
+/* appends n bytes of v, repeats and all */
+void rec_strs_push(struct rec_strs *s, const char *v, size_t n);
+void rec_strs_free(struct rec_strs *s);
 /* A long-term profile (InteRecAgent's like / dislike / expect facets), a
  * JSON file: {"like":{"items":[],"creators":[],"tags":[]},"dislike":
  * {...},"expect":{"creators":[],"tags":[]}}; expect holds what the
@@ -832,20 +835,16 @@ void rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 void rec_turn_free(struct rec_turn *t);
 
 /* eval.c: rec-bench(5) conversations, and the metrics of rec-eval */
-struct rec_ids {
-	char **v;
-	size_t n;
-};
 struct rec_conv_turn {
 	char *user, *assistant;
-	struct rec_ids shown, liked, disliked, targets;
+	struct rec_strs shown, liked, disliked, targets;
 };
 struct rec_conv {
 	char *id, *user;
 	struct rec_conv_turn *turn;
 	size_t nturns;
 	struct rec_hash same;	/* ids that have a canonical one */
-	struct rec_ids same_to;	/* by the index in same */
+	struct rec_strs same_to;	/* by the index in same */
 };
 /* parses one line; -1 and a message in err (without a position) */
 int rec_conv_parse(struct rec_conv *c, const char *line, size_t n,
@@ -857,17 +856,15 @@ void rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h);
 /* the targets of turn t less what was shown or liked before it,
  * canonical and distinct, appended to out; returns how many */
 size_t rec_conv_targets(const struct rec_conv *c, size_t t,
-    struct rec_ids *out);
+    struct rec_strs *out);
 void rec_conv_free(struct rec_conv *c);
-void rec_ids_add(struct rec_ids *s, const char *id, size_t n);
-void rec_ids_free(struct rec_ids *s);
 
 #define REC_MAXK 8
 /* one point's accuracy at each cut-off ks[0] < ks[1] < ... */
 struct rec_point_score {
 	double hit[REC_MAXK], recall[REC_MAXK], ndcg[REC_MAXK], mrr[REC_MAXK];
 };
-void rec_point_score(const struct rec_ids *list, const struct rec_ids *targets,
+void rec_point_score(const struct rec_strs *list, const struct rec_strs *targets,
     const size_t *ks, size_t nk, struct rec_point_score *ps);
 
 #endif
