@@ -259,27 +259,12 @@ run_cmd(const struct rec_conv *c, size_t t, struct result *r)
 	int to[2], from[2], status;
 	size_t off = 0;
 	pid_t pid;
-	char buf[65536], kenv[32];
+	char buf[65536];
 
 	session(c, t, &in);
 	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
 		rec_die("pipe: %m");
-	snprintf(kenv, sizeof kenv, "%zu", maxk);
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		rec_die("fork: %m");
-	if (!pid) {
-		signal(SIGPIPE, SIG_DFL);
-		setenv("REC_EVAL_K", kenv, 1);
-		if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0)
-			_exit(126);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", rec_progname,
-		    cmd[0], strerror(errno));
-		_exit(127);
-	}
-	close(to[0]);
-	close(from[1]);
+	pid = rec_spawn(cmd, to[0], from[1]);
 	/* write the session and read the answer together, so a command
 	 * that answers before reading everything cannot block us */
 	fcntl(to[1], F_SETFL, O_NONBLOCK);
@@ -956,6 +941,12 @@ main(int argc, char **argv)
 	}
 	dbpath = rec_catalog_path(dbpath);
 	load_bench(argv[optind], limit);
+	{
+		/* how many records a command's list is cut to */
+		char kenv[32];
+		snprintf(kenv, sizeof kenv, "%zu", maxk);
+		setenv("REC_EVAL_K", kenv, 1);
+	}
 	if (logpath && !(logf = fopen(logpath, "w")))
 		rec_die("cannot open '%s': %m", logpath);
 	/* the catalog's ids, for Factual */

@@ -47,13 +47,37 @@ substitute(const char *s, const char *place, const char *user)
 	return b.data ? b.data : xstrdup("");
 }
 
+pid_t
+rec_spawn(char *const *argv, int in, int out)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		rec_die("fork: %m");
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run '%s': %s\n", rec_progname,
+		    argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(in);
+	close(out);
+	return pid;
+}
+
 void
 rec_jobs_start(struct rec_jobs *j, const char *user)
 {
 	struct rec_job *job = NULL;
 	char **av;
 	size_t i, n = 0;
-	int fd[2], sub = 0;
+	int fd[2], sub = 0, null;
 	pid_t pid;
 
 	for (i = 0; i < j->max; i++)
@@ -74,24 +98,10 @@ rec_jobs_start(struct rec_jobs *j, const char *user)
 	if (!j->placeholder && !sub)
 		av[n++] = xstrdup(user);
 	av[n] = NULL;
-	if (pipe2(fd, O_CLOEXEC) < 0)
+	if (pipe2(fd, O_CLOEXEC) < 0 ||
+	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		rec_die("pipe: %m");
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		rec_die("fork: %m");
-	if (!pid) {
-		int null = open("/dev/null", O_RDONLY);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(fd[1], 1) < 0)
-			_exit(126);
-		execvp(av[0], av);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", rec_progname,
-		    av[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
+	pid = rec_spawn(av, null, fd[1]);
 	for (i = 0; i < n; i++)
 		free(av[i]);
 	free(av);

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <signal.h>
+#include <sys/types.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <msgpack.h>
@@ -502,6 +503,10 @@ struct rec_jobs {
 extern volatile sig_atomic_t rec_jobs_stop;
 void rec_jobs_init(struct rec_jobs *j, char **argv, size_t argc,
     const char *placeholder, size_t max, size_t maxout);
+/* forks and runs argv (found on PATH) with in and out as its standard
+ * input and output, which the parent then closes; its standard error
+ * is ours.  A command that cannot be run says why and exits 127. */
+pid_t rec_spawn(char *const *argv, int in, int out);
 /* starts the command for user; needs j->n < j->max */
 void rec_jobs_start(struct rec_jobs *j, const char *user);
 /* waits for a job to end and returns it (read it, then release it);
