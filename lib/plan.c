@@ -784,6 +784,24 @@ title_ok(const struct words *ws, size_t i, size_t n)
 	return real >= 2 || (real == 1 && n >= 3 && longest >= 6);
 }
 
+/* words [i, i + n) joined by spaces into g; 0 if they run past the
+ * end or a rule has used one */
+static int
+ngram(const struct words *ws, size_t i, size_t n, struct rec_buf *g)
+{
+	size_t j;
+
+	if (i + n > ws->n)
+		return 0;
+	for (j = 0; j < n; j++)
+		if (ws->used[i + j])
+			return 0;
+	rec_buf_reset(g);
+	for (j = 0; j < n; j++)
+		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
+	return 1;
+}
+
 static void
 entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
     const struct rec_intent *prev)
@@ -813,17 +831,11 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 	/* names: the longest n-gram first */
 	for (n = 8; n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
-			int neg = 0, free_ = 1;
-			for (j = 0; j < n; j++) {
-				free_ &= !ws->used[i + j];
-				neg |= ws->neg[i + j];
-			}
-			if (!free_)
+			int neg = 0;
+			if (!ngram(ws, i, n, &g))
 				continue;
-			rec_buf_reset(&g);
 			for (j = 0; j < n; j++)
-				rec_buf_printf(&g, "%s%s", j ? " " : "",
-				    ws->w[i + j]);
+				neg |= ws->neg[i + j];
 			if (n == 1 && (is_stop(g.data) || g.len < 3))
 				continue;
 			k = rec_hash_get(&kb->creator, g.data, g.len);
@@ -870,16 +882,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 		    "similar"))))
 			continue;
 		for (n = 8; n >= 2; n--) {
-			int free_ = i + n <= ws->n;
-			for (j = 0; free_ && j < n; j++)
-				free_ = !ws->used[i + j];
-			if (!free_)
-				continue;
-			rec_buf_reset(&g);
-			for (j = 0; j < n; j++)
-				rec_buf_printf(&g, "%s%s", j ? " " : "",
-				    ws->w[i + j]);
-			if (g.len < 8)
+			if (!ngram(ws, i, n, &g) || g.len < 8)
 				continue;
 			k = closest_key(&kb->title, g.data, g.len >= 12 ? 2 : 1);
 			if (k == (size_t)-1)
