@@ -54,27 +54,16 @@ build(const char *cat)
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0}, all = {0};
 	struct rec_bm25_builder *b;
-	const char **names = NULL, **texts;
+	const char **names, **texts;
+	char **cols;
 	size_t n = 0, i;
 	struct stat sb;
 	char *path = index_path(cat);
 
-	if (sqlite3_prepare_v2(db, "SELECT name, role FROM columns ORDER BY "
-	    "position", -1, &st, NULL) != SQLITE_OK)
-		rec_sqlite_die(db, "columns");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *role = (const char *)sqlite3_column_text(st, 1);
-		for (i = 0; rec_text_roles[i] &&
-		    strcmp(rec_text_roles[i], role); i++)
-			;
-		if (!rec_text_roles[i])
-			continue;
-		names = xrealloc(names, (n + 2) * sizeof *names);
-		names[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
+	n = rec_text_columns(db, &cols);
 	if (!n)
 		rec_die("catalog '%s' has no text columns to index", cat);
+	names = (const char **)cols;
 	names[n] = "all";
 	rec_buf_adds(&sql, "SELECT id");
 	for (i = 0; i < n; i++)

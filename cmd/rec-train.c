@@ -20,28 +20,19 @@ train_text(const char *path, const char *name, size_t dim,
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0}, doc = {0};
 	struct rec_textenc e;
-	char **docs = NULL, **ids = NULL, params[200];
+	char **docs = NULL, **ids = NULL, **cols, params[200];
 	size_t n = 0, cap = 0, ncols = 0, i, j, empty = 0;
 	float *v;
 
-	rec_buf_adds(&sql, "SELECT id");
-	if (sqlite3_prepare_v2(db, "SELECT name, role FROM columns ORDER BY "
-	    "position", -1, &st, NULL))
-		rec_sqlite_die(db, "columns");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *role = (const char *)sqlite3_column_text(st, 1);
-		for (i = 0; rec_text_roles[i] && role &&
-		    strcmp(rec_text_roles[i], role); i++)
-			;
-		if (!rec_text_roles[i] || !role)
-			continue;
-		rec_buf_printf(&sql, ", \"%s\"",
-		    (const char *)sqlite3_column_text(st, 0));
-		ncols++;
-	}
-	sqlite3_finalize(st);
+	ncols = rec_text_columns(db, &cols);
 	if (!ncols)
 		rec_die("catalog '%s' has no text columns to learn from", path);
+	rec_buf_adds(&sql, "SELECT id");
+	for (i = 0; i < ncols; i++) {
+		rec_buf_printf(&sql, ", \"%s\"", cols[i]);
+		free(cols[i]);
+	}
+	free(cols);
 	rec_buf_adds(&sql, " FROM items ORDER BY rowid");
 	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
 		rec_sqlite_die(db, "items");

@@ -272,5 +272,29 @@ rec_catalog_save(sqlite3 *db)
 	tmppath = NULL;
 }
 
-const char *const rec_text_roles[] = { "title", "creator", "collection",
-	"tags", "text", "category", NULL };
+size_t
+rec_text_columns(sqlite3 *db, char ***names)
+{
+	static const char *const roles[] = { "title", "creator",
+		"collection", "tags", "text", "category", NULL };
+	sqlite3_stmt *st;
+	size_t n = 0, i;
+
+	*names = xcalloc(1, sizeof **names);
+	if (sqlite3_prepare_v2(db, "SELECT name, role FROM columns ORDER BY "
+	    "position", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "columns");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *role = (const char *)sqlite3_column_text(st, 1);
+		for (i = 0; roles[i] && role && strcmp(roles[i], role); i++)
+			;
+		if (!roles[i] || !role)
+			continue;
+		*names = xrealloc(*names, (n + 2) * sizeof **names);
+		(*names)[n++] = xstrdup((const char *)
+		    sqlite3_column_text(st, 0));
+		(*names)[n] = NULL;
+	}
+	sqlite3_finalize(st);
+	return n;
+}

@@ -772,9 +772,11 @@ void rec_sql_exec(sqlite3 *db, const char *sql, const char *what);
 extern const char *const rec_roles[];
 /* the dimension of a vector space of the catalog, or 0 if it has none */
 int rec_catalog_space(sqlite3 *db, const char *space);
-/* the column roles whose text rec-bm25 indexes and rec-train text
- * learns from, NULL-terminated */
-extern const char *const rec_text_roles[];
+/* the columns whose text rec-bm25 indexes and rec-train text learns
+ * from (roles title, creator, collection, tags, text, category), in
+ * catalog order: *names holds them and a NULL (room for one more);
+ * returns how many.  The caller frees each and the array. */
+size_t rec_text_columns(sqlite3 *db, char ***names);
 /* textenc.c: an encoder rec-train text wrote into the catalog as space: e holds
  * its dimension and document count (no words: those are looked up one
  * at a time through rec_textenc_db_lookup, ctx x); 0 when space is not
