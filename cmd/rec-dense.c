@@ -38,21 +38,30 @@ usage(FILE *fp)
 
 static int lenient;
 
+/* the first space the query finds, and how many it finds */
 static char *
-only_space(sqlite3 *db)
+first_space(sqlite3 *db, const char *sql, int *n)
 {
 	sqlite3_stmt *st;
 	char *s = NULL;
-	int n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT name FROM spaces ORDER BY name", -1,
-	    &st, NULL) == SQLITE_OK) {
+	*n = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW)
-			if (!n++)
+			if (!(*n)++)
 				s = xstrdup((const char *)
 				    sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
+	return s;
+}
+
+static char *
+only_space(sqlite3 *db)
+{
+	int n;
+	char *s = first_space(db, "SELECT name FROM spaces ORDER BY name", &n);
+
 	if (!n)
 		rec_die("the catalog has no vector spaces (add one with "
 		    "rec-import vectors or rec-train als)");
@@ -67,18 +76,10 @@ only_space(sqlite3 *db)
 static char *
 text_space(sqlite3 *db)
 {
-	sqlite3_stmt *st;
-	char *s = NULL;
-	int n = 0;
+	int n;
+	char *s = first_space(db, "SELECT name FROM spaces WHERE source = "
+	    "'rec-train text'", &n);
 
-	if (sqlite3_prepare_v2(db, "SELECT name FROM spaces WHERE source = "
-	    "'rec-train text'", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			if (!n++)
-				s = xstrdup((const char *)
-				    sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
 	if (n == 1)
 		return s;
 	free(s);
