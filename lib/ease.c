@@ -235,21 +235,20 @@ rec_ease_matrix(const struct rec_csr *ui, double lambda, size_t *ldp,
 }
 
 void
-rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
-    uint32_t *nbr, float *sim, uint32_t *cnt, int progress)
+rec_ease_topk(const float *B, size_t ld, size_t ni, size_t k, uint32_t *nbr,
+    float *sim, uint32_t *cnt)
 {
-	size_t ld, i, j, n, x;
-	float *B = rec_ease_matrix(ui, lambda, &ld, progress);
+	size_t i, j, n, x;
 
 	/* the k largest weights; negative ones are dropped: on MOVIES,
 	 * keeping the 100 of largest size instead lost 8% of HR@10
 	 * (bench/cfeval, lambda 100) */
-	for (i = 0; i < ui->ncols; i++) {
+	for (i = 0; i < ni; i++) {
 		uint32_t *hn = nbr + i * k;
 		float *hs = sim + i * k;
 		const float *row = B + i * ld;
 		n = 0;
-		for (j = 0; j < ui->ncols; j++) {
+		for (j = 0; j < ni; j++) {
 			float s = row[j];
 			if (j == i || !(s > 0))
 				continue;
@@ -266,5 +265,15 @@ rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
 		}
 		cnt[i] = (uint32_t)n;
 	}
+}
+
+void
+rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
+    uint32_t *nbr, float *sim, uint32_t *cnt, int progress)
+{
+	size_t ld;
+	float *B = rec_ease_matrix(ui, lambda, &ld, progress);
+
+	rec_ease_topk(B, ld, ui->ncols, k, nbr, sim, cnt);
 	free(B);
 }

@@ -441,6 +441,9 @@ float *rec_ease_matrix(const struct rec_csr *ui, double lambda,
  * other items, largest first, stored as rec_itemknn_train stores them */
 void rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
     uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
+/* the same from a matrix rec_ease_matrix made, for ni items */
+void rec_ease_topk(const float *B, size_t ld, size_t ni, size_t k,
+    uint32_t *nbr, float *sim, uint32_t *cnt);
 
 /* BPR (Rendle et al. 2009) by stochastic gradient ascent on sampled
  * (user, had, not had) triples, epochs x interactions of them; the last
