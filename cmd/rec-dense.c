@@ -192,7 +192,7 @@ main(int argc, char **argv)
 	if (text && rec_textenc_db_open(&enc, db, space)) {
 		/* the catalog's own encoder */
 		if (!rec_textenc_encode(&enc.e, rec_textenc_db_lookup, &enc,
-		    text, q, NULL))
+		    text, q))
 			rec_none(lenient, "--text: no word of '%s' is known to "
 			    "the encoder '%s'", text, space);
 		rec_textenc_db_close(&enc);

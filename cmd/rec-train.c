@@ -90,8 +90,7 @@ train_text(const char *path, const char *name, size_t dim,
 	    &st, NULL))
 		rec_sqlite_die(db, "vectors");
 	for (i = 0; i < n; i++) {
-		if (!rec_textenc_encode(&e, rec_textenc_mem, &e, docs[i], v,
-		    NULL)) {
+		if (!rec_textenc_encode(&e, rec_textenc_mem, &e, docs[i], v)) {
 			empty++;	/* no text: no vector */
 			continue;
 		}

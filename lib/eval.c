@@ -184,7 +184,7 @@ rec_conv_canon(const struct rec_conv *c, const char *id)
 	return k == (size_t)-1 ? id : c->same_to.v[k];
 }
 
-/* canonical ids of turns [0, t) of kind (0 shown, 1 liked) into h */
+/* the canonical ids shown or liked in turns [0, t), into h */
 void
 rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h)
 {

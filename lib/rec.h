@@ -473,10 +473,9 @@ void rec_textenc_train(struct rec_textenc *e, const char *const *docs,
     size_t ndocs, size_t dim, uint64_t seed, int progress);
 /* encodes text into out (e->dim floats, unit length or all zero),
  * looking words up through look; returns how many words it could read
- * (known, or through their pieces: *pieces of them) */
+ * (known, or through their pieces) */
 size_t rec_textenc_encode(const struct rec_textenc *e,
-    rec_textenc_lookup *look, void *lctx, const char *text, float *out,
-    size_t *pieces);
+    rec_textenc_lookup *look, void *lctx, const char *text, float *out);
 /* the lookup over a trained e in memory (lctx is e) */
 int rec_textenc_mem(void *ctx, const char *w, size_t n, float *vec,
     float *idf);

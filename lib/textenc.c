@@ -507,7 +507,7 @@ enc_token(const char *w, size_t n, void *ctx)
 
 size_t
 rec_textenc_encode(const struct rec_textenc *e, rec_textenc_lookup *look,
-    void *lctx, const char *text, float *out, size_t *pieces)
+    void *lctx, const char *text, float *out)
 {
 	struct enc x;
 	struct rec_buf norm = {0};
@@ -530,8 +530,6 @@ rec_textenc_encode(const struct rec_textenc *e, rec_textenc_lookup *look,
 	free(x.tmp);
 	rec_hash_free(&x.seen);
 	rec_buf_free(&norm);
-	if (pieces)
-		*pieces = x.pieces;
 	return nn > 0 ? x.known + x.pieces : 0;
 }
 
