@@ -62,13 +62,14 @@ only_space(sqlite3 *db)
 	int n;
 	char *s = first_space(db, "SELECT name FROM spaces ORDER BY name", &n);
 
+	if (n == 1)
+		return s;
+	free(s);
 	if (!n)
 		rec_die("the catalog has no vector spaces (add one with "
 		    "rec-import vectors or rec-train als)");
-	if (n > 1)
-		rec_usage_die("the catalog has %d vector spaces: choose one "
-		    "with -S", n);
-	return s;
+	rec_usage_die("the catalog has %d vector spaces: choose one with -S",
+	    n);
 }
 
 /* for --text without --space: the encoder rec-train text made, when
