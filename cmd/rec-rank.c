@@ -1,6 +1,6 @@
 /*
  * rec-rank: the final stage: fuse streams, personalise, boost, remove,
- * rescore, favour the less popular, diversify, cut.
+ * rescore, favour the less popular, one record per song, diversify, cut.
  */
 #include <getopt.h>
 #include <math.h>
@@ -16,9 +16,10 @@ usage(FILE *fp)
 	    "usage: rec-rank [-M] [-d CATALOG] [-F MODE] [-R K] [-W SRC=W] "
 	    "[-u USER] [-P W]\n"
 	    "                [-x USER] [-l ID,...] [-L W] [-n ID,...] "
-	    "[-N W] [-D FIELD] [-p N]\n"
-	    "                [-m LAMBDA -S SPACE] [-b EXPR] [-w EXPR] [-k N] "
-	    "[-s NAME]\n"
+	    "[-N W] [-U FIELD,...]\n"
+	    "                [-D FIELD] [-p N] "
+	    "[-m LAMBDA -S SPACE] [-b EXPR] [-w EXPR] [-k N]\n"
+	    "                [-s NAME]\n"
 	    "  -F, --fuse MODE         rrf, sum or max: merge the streams "
 	    "told apart by src\n"
 	    "  -R, --rrf-k K           the k of reciprocal rank fusion "
@@ -35,6 +36,9 @@ usage(FILE *fp)
 	    "other items with -n creator\n"
 	    "  -N, --novelty W         trade relevance for the less popular, "
 	    "0 to 1\n"
+	    "  -U, --unique FIELD,...  keep the best of the records that "
+	    "share these fields\n"
+	    "                          (one song: title,creator)\n"
 	    "  -D, --diversify FIELD   at most --per items per value of FIELD\n"
 	    "  -p, --per N             (default 1)\n"
 	    "  -m, --mmr LAMBDA        maximal marginal relevance over --space\n"
@@ -114,6 +118,61 @@ field_of(const char *field, const char *id, size_t idlen)
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		v = xstrdup((const char *)sqlite3_column_text(st, 0));
 	return v;
+}
+
+/* The fields of -U for each candidate, as one key (NULL for an item not
+ * in the catalog: such records are all kept). */
+static char **
+unique_keys(const struct rec_cand *c, size_t n, const char *list)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	char **key = xcalloc(n + 1, sizeof *key), *fields = xstrdup(list);
+	char *f, *save = NULL;
+	int nf = 0, first[64];
+	size_t i;
+
+	rec_buf_adds(&sql, "SELECT ");
+	for (f = strtok_r(fields, ",", &save); f;
+	    f = strtok_r(NULL, ",", &save)) {
+		char *col = NULL;
+		if (nf == 64)
+			rec_usage_die("--unique: at most 64 fields");
+		if (!rec_catalog_column(db, f, NULL, NULL, 0) &&
+		    !(col = rec_catalog_role(db, f)))
+			rec_usage_die("--unique: no column or role '%s' in the "
+			    "catalog", f);
+		first[nf] = !strcmp(f, "creator") || (creator_col &&
+		    !strcmp(col ? col : f, creator_col));
+		rec_buf_printf(&sql, "%s\"%s\"", nf++ ? ", " : "",
+		    col ? col : f);
+		free(col);
+	}
+	if (!nf)
+		rec_usage_die("--unique: give one field or more");
+	rec_buf_adds(&sql, " FROM items WHERE id = ?");
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(db, "items");
+	for (i = 0; i < n; i++) {
+		struct rec_buf k = {0};
+		int x;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, pool.ids.key[c[i].uid],
+		    (int)pool.ids.keylen[c[i].uid], SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW)
+			continue;
+		for (x = 0; x < nf; x++) {
+			const char *v = (const char *)sqlite3_column_text(st, x);
+			if (x)
+				rec_buf_addc(&k, '\x1f');
+			rec_song_key(&k, v ? v : "", first[x]);
+		}
+		key[i] = k.data ? k.data : xstrdup("");
+	}
+	sqlite3_finalize(st);
+	rec_buf_free(&sql);
+	free(fields);
+	return key;
 }
 
 /* An item's profile: its creator, folded, and its tags, folded. */
@@ -493,6 +552,7 @@ main(int argc, char **argv)
 		{ "like-weight", required_argument, NULL, 'L' },
 		{ "unwanted", required_argument, NULL, 'n' },
 		{ "novelty", required_argument, NULL, 'N' },
+		{ "unique", required_argument, NULL, 'U' },
 		{ "diversify", required_argument, NULL, 'D' },
 		{ "per", required_argument, NULL, 'p' },
 		{ "mmr", required_argument, NULL, 'm' },
@@ -509,7 +569,7 @@ main(int argc, char **argv)
 	};
 	struct rec_fuse_opts fo = { REC_FUSE_BEST, 60, NULL, NULL, 0 };
 	const char **wsrc = NULL, *user = NULL, *seenuser = NULL;
-	const char *divfield = NULL, *space = NULL, *by = NULL, *where = NULL;
+	const char *divfield = NULL, *unique = NULL, *space = NULL, *by = NULL, *where = NULL;
 	const char *src = "rank";
 	double *w = NULL, personal = 0.3, likew = 0.3, novelty = 0, mmr = -1;
 	char **like = NULL, **unwanted = NULL;
@@ -526,7 +586,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	while ((ch = getopt_long(argc, argv,
-	    ":F:R:W:u:P:x:l:L:n:N:D:p:m:S:b:w:k:s:d:MhV", longopts, NULL)) != -1)
+	    ":F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'F':
 			if (!strcmp(optarg, "rrf"))
@@ -558,6 +618,7 @@ main(int argc, char **argv)
 		case 'L': likew = rec_arg_number("--like-weight", optarg, 0, 100); break;
 		case 'n': split_list(&unwanted, &nunwanted, optarg); break;
 		case 'N': novelty = rec_arg_number("--novelty", optarg, 0, 1); break;
+		case 'U': unique = optarg; break;
 		case 'D': divfield = optarg; break;
 		case 'p': per = (size_t)rec_arg_number("--per", optarg, 1, 1e9); break;
 		case 'm': mmr = rec_arg_number("--mmr", optarg, 0, 1); break;
@@ -592,6 +653,8 @@ main(int argc, char **argv)
 		need_db("--novelty");
 	if (divfield)
 		need_db("--diversify");
+	if (unique)
+		need_db("--unique");
 	if (space)
 		need_db("--space");
 	if ((by || where) && (dbpath || getenv("REC_DB")))
@@ -759,6 +822,25 @@ main(int argc, char **argv)
 		rec_hash_free(&lt.tags);
 	}
 	rec_rank_sort(c, n);
+	if (unique) {
+		/* the same song twice (two releases, two sources): the
+		 * better placed stays */
+		char **key = unique_keys(c, n, unique);
+		struct rec_hash h = {0};
+		for (i = j = 0; i < n; i++) {
+			int added = 1;
+			if (key[i])
+				rec_hash_put(&h, key[i], strlen(key[i]), &added);
+			if (added)
+				c[j++] = c[i];
+			else
+				free(c[i].why);
+			free(key[i]);
+		}
+		n = j;
+		free(key);
+		rec_hash_free(&h);
+	}
 	if (divfield) {
 		char **key = xcalloc(n + 1, sizeof *key);
 		for (i = 0; i < n; i++) {

@@ -1021,7 +1021,9 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	words_of(message, &ws);
 	/* "more", "more like that", "another": carry the last intent on */
 	more = prev && (phrase(&ws, (const char *const[]){ "more like that",
-	    "more like these", "more of that", "more of those", "another",
+	    "more like these", "more like this", "more like them",
+	    "more of that", "more of those", "more of these", "more of this",
+	    "more of them", "more songs like", "similar ones", "another",
 	    "again", "keep going", "more please", NULL }, 1) ||
 	    (ws.n == 1 && at(&ws, 0, "more")));
 	{
@@ -1290,8 +1292,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	size_t i, liked_streams = 0;
 
 	memset(p, 0, sizeof *p);
+	/* nothing to go on, not even what was liked before */
 	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
-	    !in->words.n && !in->user && !in->ncons && !in->popular) {
+	    !in->words.n && !in->user && !in->ncons && !in->popular &&
+	    !in->boost.n) {
 		p->ask = xstrdup("What are you in the mood for? An artist, a "
 		    "title you like, a genre, a mood or a decade will do.");
 		return;
@@ -1394,6 +1398,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	} else if (b.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", b.data, (char *)NULL);
 	stage(&p->filt, &p->nfilt, "rec-rank", "-F", "rrf", (char *)NULL);
+	/* the creators the request names come first: a person who asks
+	 * for Rihanna wants Rihanna, not the songs whose titles share
+	 * words with the rest of the message */
+	if (in->liked_creators.n && kb->has_bm25 &&
+	    p->nsrc > in->liked_creators.n) {
+		arg(&p->filt[p->nfilt - 1], "-W");
+		arg(&p->filt[p->nfilt - 1], "creator=2");
+	}
 	if (liked_streams && p->nsrc > liked_streams) {
 		arg(&p->filt[p->nfilt - 1], "-W");
 		arg(&p->filt[p->nfilt - 1], "liked=0.5");
@@ -1433,6 +1445,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->user) {
 		arg(&p->filt[p->nfilt - 1], "-x");
 		arg(&p->filt[p->nfilt - 1], in->user);
+	}
+	/* one record per song: the same song on two releases is one
+	 * choice for the person, not two */
+	if (kb->c_title && kb->c_creator) {
+		arg(&p->filt[p->nfilt - 1], "-U");
+		arg(&p->filt[p->nfilt - 1], "title,creator");
 	}
 	if (kb->c_creator && in->liked_creators.n != 1) {
 		arg(&p->filt[p->nfilt - 1], "-D");

@@ -78,6 +78,11 @@ size_t rec_utf8_valid(const char *s, size_t n);
 /* append s[0..n) folded for matching: lowercase, diacritics removed,
  * runs of spaces and punctuation collapsed to one space, trimmed */
 void rec_norm(struct rec_buf *out, const char *s, size_t n);
+/* append the part of a title or name that tells one song from another:
+ * without "(...)" and "[...]" parts or a " - ..." tail ("Remastered
+ * 2011"), and, for a name, only the first of a list ("A, B", "A feat.
+ * B", "A & B"); then folded as rec_norm() does */
+void rec_song_key(struct rec_buf *out, const char *s, int first_name);
 /* append Latin-1 bytes as UTF-8 */
 void rec_latin1_to_utf8(struct rec_buf *out, const char *s, size_t n);
 /* edit distance between two byte strings, capped at max + 1 */

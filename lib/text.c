@@ -4,6 +4,7 @@
  * diacritics ('Beyoncé' = 'beyonce') and punctuation do not count.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "rec.h"
 
@@ -102,6 +103,47 @@ put_cp(struct rec_buf *out, unsigned cp)
 		n = 4;
 	}
 	rec_buf_add(out, b, n);
+}
+
+void
+rec_song_key(struct rec_buf *out, const char *s, int first_name)
+{
+	static const char *const joins[] = { ",", " feat.", " feat ",
+	    " ft.", " featuring ", " & ", NULL };
+	struct rec_buf b = {0};
+	size_t i, n = strlen(s), j;
+	int depth = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '(' || s[i] == '[') {
+			depth++;
+			continue;
+		}
+		if ((s[i] == ')' || s[i] == ']') && depth) {
+			depth--;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (!strncmp(s + i, " - ", 3) && b.len)
+			break;
+		if (first_name && b.len) {
+			for (j = 0; joins[j]; j++)
+				if (!strncasecmp(s + i, joins[j],
+				    strlen(joins[j])))
+					break;
+			if (joins[j])
+				break;
+		}
+		rec_buf_addc(&b, s[i]);
+	}
+	{
+		size_t start = out->len;
+		rec_norm(out, b.data ? b.data : "", b.len);
+		if (out->len == start)	/* all of it in brackets: keep it */
+			rec_norm(out, s, n);
+	}
+	rec_buf_free(&b);
 }
 
 void

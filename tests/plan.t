@@ -146,6 +146,18 @@ test_ok 'a liked item is kept and boosts later plans' \
 test_ok 'rec-plan reads a profile' \
 	'echo "{\"dislike\":{\"tags\":[\"edm\"]},\"like\":{\"items\":[\"s07\"]}}" > p3.json &&
 	 rec-plan -P p3.json "pop" > out && grep -qF -f want-notedm out && grep -q -- "-l s07 -L 0.2" out'
+test_ok 'what was liked before is enough to go on' \
+	'echo "{\"like\":{\"items\":[\"s07\"]}}" > p5.json &&
+	 rec-plan -P p5.json "love these" > out &&
+	 grep -q "^rec-bm25 -e -s liked -f artist -k 50 Radiohead < /dev/null | rec-rank " out &&
+	 rec-plan "love these" | grep -q "What are you in the mood for"'
+test_ok '"more of these" keeps the request before' \
+	'j -S session.jsonl "more of these please" > out &&
+	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out && grep -q "more of the same" out'
+test_ok 'a named creator comes before the rest of the words' \
+	'rec-plan "metallica songs for a road trip" > out &&
+	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
+	 grep -q "rec-bm25 -k 300 .road trip." out && grep -q -- "-W creator=2" out'
 test_ok 'expect: what the person asks for fills a request with nothing to go on' \
 	'echo "songs by metallica" | rec-chat -P p4.json > /dev/null &&
 	 grep -q "\"expect\":{\"creators\":\[\"Metallica\"\],\"tags\":\[\]}" p4.json &&

@@ -106,4 +106,26 @@ test_ok 'an empty stream gives nothing' 'rec-rank -F rrf < /dev/null > out && ! 
 test_fail 'bad input names the line' 1 'stdin:2: record has no "id"' \
 	'printf "{\"id\":\"a\"}\n{}\n" | rec-rank'
 
+# one record per song: a hand-made catalog with one song under three
+# names, two songs that share a title, and two titles in brackets only
+# (kept whole, so they stay apart)
+printf '%s\n' 'id,title,artist' 'j1,Don'"'"'t Stop Believin'"'"' - Remastered 2011,Journey' \
+	'j2,Dont Stop Believin (Live) [Bonus],"Journey, Steve Perry"' \
+	'j3,Don'"'"'t Stop Believin'"'"',Journey feat. Somebody' \
+	'h1,Hello,Adele' 'h2,Hello,Lionel Richie' 'x1,(Untitled),Sigur Ros' 'x2,[Intro],Sigur Ros' > dup.csv
+rec-import -d dup.db items -i id -r title=title -r artist=creator dup.csv || exit 1
+printf '%s\n' '{"id":"h1","score":7}' '{"id":"j2","score":6}' '{"id":"nowhere","score":5.5}' \
+	'{"id":"j1","score":5}' '{"id":"h2","score":4}' '{"id":"j3","score":3}' \
+	'{"id":"x1","score":2}' '{"id":"x2","score":1}' '{"id":"nowhere2","score":0.5}' > dup.jsonl
+test_ok '-U keeps the best placed record of a song, and the order' \
+	'test "$(rec-rank -d dup.db -U title,creator < dup.jsonl | ids)" = "h1 j2 nowhere h2 x1 x2 nowhere2 "'
+test_ok '-U on the title alone merges songs that share a title' \
+	'test "$(rec-rank -d dup.db -U title < dup.jsonl | ids)" = "h1 j2 nowhere x1 x2 nowhere2 "'
+test_ok '-U with -k: the cut counts songs' \
+	'test "$(rec-rank -d dup.db -U title,creator -k 3 < dup.jsonl | ids)" = "h1 j2 nowhere "'
+test_fail '-U names a field the catalog does not have' 2 "no column or role 'mood'" \
+	'rec-rank -d dup.db -U title,mood < dup.jsonl'
+test_fail '-U needs a catalog' 2 '--unique needs a catalog' \
+	'unset REC_DB; rec-rank -U title < /dev/null'
+
 done_testing
