@@ -1332,7 +1332,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->boost.n && !in->liked_creators.n && kb->has_bm25 &&
 	    kb->c_creator) {
 		struct rec_strs cr = {0};
-		creators_of(kb, &in->boost, 3, &cr);
+		creators_of(kb, &in->boost, 6, &cr);
 		for (i = 0; i < cr.n; i++) {
 			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
 			    "-f", kb->c_creator, "-k", "50", cr.v[i],
@@ -1452,7 +1452,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		arg(&p->filt[p->nfilt - 1], "-U");
 		arg(&p->filt[p->nfilt - 1], "title,creator");
 	}
-	if (kb->c_creator && in->liked_creators.n != 1) {
+	/* a request of words only is spread over creators; one that names
+	 * creators, or follows creators liked before, wants more of theirs
+	 * (capping them at two cost CPCD Hit@10 0.027) */
+	if (kb->c_creator && !in->liked_creators.n && !liked_streams) {
 		arg(&p->filt[p->nfilt - 1], "-D");
 		arg(&p->filt[p->nfilt - 1], kb->c_creator);
 		arg(&p->filt[p->nfilt - 1], "-p");

@@ -158,6 +158,10 @@ test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
 	 grep -q "rec-bm25 -k 300 .road trip." out && grep -q -- "-W creator=2" out'
+test_ok 'words alone are spread over creators; named creators are not capped' \
+	'rec-plan "rock anthems" | grep -q -- "-D artist -p 2" &&
+	 ! rec-plan "metallica and daft punk" | grep -q -- "-D artist" &&
+	 ! rec-plan -P p5.json "love these" | grep -q -- "-D artist"'
 test_ok 'expect: what the person asks for fills a request with nothing to go on' \
 	'echo "songs by metallica" | rec-chat -P p4.json > /dev/null &&
 	 grep -q "\"expect\":{\"creators\":\[\"Metallica\"\],\"tags\":\[\]}" p4.json &&
