@@ -1051,6 +1051,13 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    !in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
 	    !in->words.n && !in->disliked_items.n &&
 	    !in->disliked_creators.n && !in->disliked_tags.n;
+	/* nothing new at all ("Great!", "yes please"): go on with the
+	 * request before */
+	if (prev && !in->liked_items.n && !in->liked_creators.n &&
+	    !in->tags.n && !in->words.n && !in->ncons && !in->popular &&
+	    !in->disliked_items.n && !in->disliked_creators.n &&
+	    !in->disliked_tags.n && !rel)
+		more = 1;
 	if (more || only_limits || (rel && !in->liked_items.n &&
 	    !in->liked_creators.n && !in->tags.n && !in->words.n)) {
 		/* a refinement: keep what was asked before */

@@ -154,6 +154,10 @@ test_ok 'what was liked before is enough to go on' \
 test_ok '"more of these" keeps the request before' \
 	'j -S session.jsonl "more of these please" > out &&
 	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out && grep -q "more of the same" out'
+test_ok 'a message with nothing new goes on with the request before' \
+	'j -S session.jsonl "Great!" > out &&
+	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out && grep -q "more of the same" out &&
+	 grep -q "\"shown\":\[\"s05\",\"s06\",\"s07\"\]" out'
 test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
