@@ -1297,6 +1297,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_buf b = {0}, w = {0};
 	char num[40];
 	size_t i, liked_streams = 0;
+	int near = 0;
 
 	memset(p, 0, sizeof *p);
 	/* nothing to go on, not even what was liked before */
@@ -1336,6 +1337,17 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* the creators of what the person liked before (in this
 	 * conversation, or in their profile): more of theirs, as a weaker
 	 * stream, when the request names no creator of its own */
+	/* items near the ones liked before, by the catalog's vectors: a
+	 * weak stream (weight 0.3) that mostly orders the others */
+	if (in->boost.n && !in->liked_items.n && kb->dense_space) {
+		rec_buf_reset(&b);
+		for (i = 0; i < in->boost.n && i < 20; i++)
+			rec_buf_printf(&b, "%s%s", i ? "," : "", in->boost.v[i]);
+		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "near", "-S",
+		    kb->dense_space, "-k", "100", "-l", b.data, (char *)NULL);
+		near = 1;
+		liked_streams++;
+	}
 	if (in->boost.n && !in->liked_creators.n && kb->has_bm25 &&
 	    kb->c_creator) {
 		struct rec_strs cr = {0};
@@ -1412,6 +1424,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	    p->nsrc > in->liked_creators.n) {
 		arg(&p->filt[p->nfilt - 1], "-W");
 		arg(&p->filt[p->nfilt - 1], "creator=2");
+	}
+	if (near) {
+		arg(&p->filt[p->nfilt - 1], "-W");
+		arg(&p->filt[p->nfilt - 1], "near=0.3");
 	}
 	if (liked_streams && p->nsrc > liked_streams) {
 		arg(&p->filt[p->nfilt - 1], "-W");

@@ -151,6 +151,11 @@ test_ok 'what was liked before is enough to go on' \
 	 rec-plan -P p5.json "love these" > out &&
 	 grep -q "^rec-bm25 -e -s liked -f artist -k 50 Radiohead < /dev/null | rec-rank " out &&
 	 rec-plan "love these" | grep -q "What are you in the mood for"'
+test_ok 'with vectors, items near the ones liked before are a weak stream' \
+	'cp m.db mt.db && rec-train -d mt.db text 2> /dev/null && rec-bm25 -d mt.db --index &&
+	 rec-plan -d mt.db -P p5.json "love these" > out &&
+	 grep -q "^{ rec-dense -e -s near -S text -k 100 -l s07 < /dev/null; rec-bm25 -e -s liked -f artist -k 50 Radiohead < /dev/null; }" out &&
+	 grep -q -- "-W near=0.3" out'
 test_ok '"more of these" keeps the request before' \
 	'j -S session.jsonl "more of these please" > out &&
 	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out && grep -q "more of the same" out'
