@@ -738,11 +738,35 @@ fuzzy_creator(struct rec_kb *kb, const struct words *ws, size_t i, size_t n,
 	return closest_key(&kb->creator, g, glen >= 10 ? 2 : 1);
 }
 
+/* whether a creator's name of one to three words starts at word i
+ * (dir 1) or ends there (dir -1) */
+static int
+creator_at(const struct rec_kb *kb, const struct words *ws, size_t i,
+    int dir)
+{
+	struct rec_buf g = {0};
+	size_t m, j, from;
+	int found = 0;
+
+	for (m = 1; m <= 3 && !found; m++) {
+		if (dir > 0 ? i + m > ws->n : i + 1 < m)
+			break;
+		from = dir > 0 ? i : i + 1 - m;
+		rec_buf_reset(&g);
+		for (j = 0; j < m; j++)
+			rec_buf_printf(&g, "%s%s", j ? " " : "", ws->w[from + j]);
+		found = rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1;
+	}
+	rec_buf_free(&g);
+	return found;
+}
+
 /* A creator's name in running text, unless it is only little words
  * ("as it is") or one short word without a cue ("move away", but "by
- * Dave", "Dave songs") */
+ * Dave", "Dave songs", "Shaggy and Sean Paul"; not "rain and thunder") */
 static int
-creator_ok(const struct words *ws, size_t i, size_t n)
+creator_ok(const struct rec_kb *kb, const struct words *ws, size_t i,
+    size_t n)
 {
 	size_t j;
 
@@ -753,10 +777,11 @@ creator_ok(const struct words *ws, size_t i, size_t n)
 	if (n > 1 || strlen(ws->w[i]) >= 5)
 		return 1;
 	return (i > 0 && (at(ws, i - 1, "by") || at(ws, i - 1, "from") ||
-	    at(ws, i - 1, "like") || at(ws, i - 1, "and") ||
-	    at(ws, i - 1, "than"))) || at(ws, i + 1, "songs") ||
-	    at(ws, i + 1, "song") || at(ws, i + 1, "tracks") ||
-	    at(ws, i + 1, "music") || at(ws, i + 1, "and");
+	    at(ws, i - 1, "like") || at(ws, i - 1, "than"))) ||
+	    at(ws, i + 1, "songs") || at(ws, i + 1, "song") ||
+	    at(ws, i + 1, "tracks") || at(ws, i + 1, "music") ||
+	    (at(ws, i + 1, "and") && creator_at(kb, ws, i + 2, 1)) ||
+	    (i > 1 && at(ws, i - 1, "and") && creator_at(kb, ws, i - 2, -1));
 }
 
 /* A title in running text: "like X", "such as X", or a title with a
@@ -839,7 +864,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 			if (n == 1 && (is_stop(g.data) || g.len < 3))
 				continue;
 			k = rec_hash_get(&kb->creator, g.data, g.len);
-			if (k != (size_t)-1 && !creator_ok(ws, i, n))
+			if (k != (size_t)-1 && !creator_ok(kb, ws, i, n))
 				k = (size_t)-1;
 			if (k == (size_t)-1 && n <= 3)
 				k = fuzzy_creator(kb, ws, i, n, g.data, g.len);

@@ -163,6 +163,15 @@ test_ok 'a message with nothing new goes on with the request before' \
 	'j -S session.jsonl "Great!" > out &&
 	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out && grep -q "more of the same" out &&
 	 grep -q "\"shown\":\[\"s05\",\"s06\",\"s07\"\]" out'
+printf '%s\n' id,title,artist m1,Uprising,Muse r1,Umbrella,Rain 'q1,Bohemian Rhapsody,Queen' \
+	w1,Thunderstruck,Wild > short.csv
+rec-import -d short.db items -i id -r title=title -r artist=creator short.csv &&
+	rec-bm25 -d short.db --index || exit 1
+test_ok 'a short name joined by "and" is a creator only next to another one' \
+	'rec-plan -d short.db "muse and queen" > out &&
+	 grep -q "creator -f artist -k 100 Muse" out && grep -q "creator -f artist -k 100 Queen" out &&
+	 rec-plan -d short.db "rain and thunder, pretty wild and crazy" > out &&
+	 ! grep -q -- "-s creator" out && grep -q "rain thunder" out'
 test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
