@@ -87,6 +87,37 @@ text_space(sqlite3 *db)
 	return only_space(db);
 }
 
+/* the space's ids, in the order SQLite gave them (ascending, as
+ * memcmp() compares: the vectors table's key is (space, id)) */
+struct ids {
+	const char *chars;
+	const size_t *off;
+	size_t n;
+};
+
+/* id's row, or (size_t)-1 */
+static size_t
+row_of(const struct ids *ids, const char *id)
+{
+	size_t lo = 0, hi = ids->n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ids->chars + ids->off[mid], id);
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* not where the order says: look everywhere before saying no */
+	for (i = 0; i < ids->n; i++)
+		if (!strcmp(ids->chars + ids->off[i], id))
+			return i;
+	return (size_t)-1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -114,8 +145,10 @@ main(int argc, char **argv)
 	size_t limit = 100, n = 0, cap = 0, i, nh, written = 0;
 	int c, all = 0, mp = 0, cosine = 1, dim, j;
 	float *m = NULL, *q, *inv = NULL;
-	char **ids = NULL;
-	struct rec_hash idx = {0}, seeds = {0}, allow_ids = {0};
+	char *idchars = NULL;
+	size_t *idoff = NULL, idlen = 0, idcap = 0;
+	struct rec_hash seeds = {0}, allow_ids = {0};
+	struct ids ids;
 	unsigned char *allow;
 	struct rec_dense_hit *hits;
 	struct rec_pool pool = {0};
@@ -168,18 +201,28 @@ main(int argc, char **argv)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (sqlite3_column_bytes(st, 1) != dim * 4)
 			continue;
-		if (n == cap) {
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		if (n + 1 >= cap) {
 			cap = cap ? cap * 2 : 4096;
 			m = xrealloc(m, cap * (size_t)dim * sizeof *m);
-			ids = xrealloc(ids, cap * sizeof *ids);
+			idoff = xrealloc(idoff, (cap + 1) * sizeof *idoff);
+		}
+		if (idlen + len + 1 > idcap) {
+			idcap = (idlen + len + 1) * 2;
+			idchars = xrealloc(idchars, idcap);
 		}
 		memcpy(m + n * (size_t)dim, sqlite3_column_blob(st, 1),
 		    (size_t)dim * 4);
-		ids[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
-		rec_hash_put(&idx, ids[n], strlen(ids[n]), NULL);
+		idoff[n] = idlen;
+		memcpy(idchars + idlen, sqlite3_column_text(st, 0), len);
+		idchars[idlen + len] = 0;
+		idlen += len + 1;
 		n++;
 	}
 	sqlite3_finalize(st);
+	ids.chars = idchars;
+	ids.off = idoff;
+	ids.n = n;
 	if (cosine) {
 		inv = xmalloc((n + 1) * sizeof *inv);
 		for (i = 0; i < n; i++) {
@@ -276,8 +319,7 @@ main(int argc, char **argv)
 			char *copy = xstrdup(like), *tok, *save = NULL;
 			for (tok = strtok_r(copy, ",", &save); tok;
 			    tok = strtok_r(NULL, ",", &save)) {
-				if (rec_hash_get(&idx, tok, strlen(tok)) ==
-				    (size_t)-1)
+				if (row_of(&ids, tok) == (size_t)-1)
 					rec_none(lenient, "no vector for '%s' "
 					    "in this space", tok);
 				rec_hash_put(&seeds, tok, strlen(tok), NULL);
@@ -286,8 +328,7 @@ main(int argc, char **argv)
 			rec_buf_printf(&b, "dense: near %s in %s", like, space);
 		}
 		for (i = 0; !got && i < seeds.n; i++) {
-			size_t r = rec_hash_get(&idx, seeds.key[i],
-			    seeds.keylen[i]);
+			size_t r = row_of(&ids, seeds.key[i]);
 			double s = 0;
 			if (r == (size_t)-1)
 				continue;
@@ -302,7 +343,7 @@ main(int argc, char **argv)
 	allow = xmalloc(n + 1);
 	memset(allow, 1, n + 1);
 	for (i = 0; i < seeds.n; i++) {
-		size_t r = rec_hash_get(&idx, seeds.key[i], seeds.keylen[i]);
+		size_t r = row_of(&ids, seeds.key[i]);
 		if (r != (size_t)-1)
 			allow[r] = 0;
 	}
@@ -315,23 +356,22 @@ main(int argc, char **argv)
 			rec_hash_put(&allow_ids, pool.ids.key[i],
 			    pool.ids.keylen[i], NULL);
 		for (i = 0; i < n; i++)
-			if (rec_hash_get(&allow_ids, ids[i], strlen(ids[i])) ==
-			    (size_t)-1)
+			if (rec_hash_get(&allow_ids, idchars + idoff[i],
+			    strlen(idchars + idoff[i])) == (size_t)-1)
 				allow[i] = 0;
 	}
 	hits = xmalloc((limit + 1) * sizeof *hits);
 	nh = rec_dense_topk(m, n, (size_t)dim, q, inv, allow, limit, hits);
 	rec_writer_init(&w, 1, mp);
 	for (i = 0; i < nh && written < limit; i++) {
-		const char *id = ids[hits[i].row];
+		const char *id = idchars + idoff[hits[i].row];
 		written += rec_write_scored(&w, pool.n ? &pool : NULL, id,
 		    strlen(id), hits[i].score, src, why, limit - written);
 	}
 	rec_writer_close(&w);
 	rec_trace_count(pool.n, written);
-	for (i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
+	free(idchars);
+	free(idoff);
 	free(m);
 	free(inv);
 	free(q);
@@ -339,7 +379,6 @@ main(int argc, char **argv)
 	free(hits);
 	free(why);
 	free(space);
-	rec_hash_free(&idx);
 	rec_hash_free(&seeds);
 	rec_hash_free(&allow_ids);
 	rec_pool_free(&pool);
