@@ -288,7 +288,15 @@ main(int argc, char **argv)
 			    (size_t)(s - p));
 			q[nq].typo = q[nq].term >= 0;
 		}
-		nq++;
+		/* a word said twice counts once: a long text must not
+		 * be about its commonest words */
+		for (i = 0; i < nq && (q[nq].term < 0 ||
+		    q[i].term != q[nq].term); i++)
+			;
+		if (i < nq)
+			free(q[nq].text);
+		else
+			nq++;
 	}
 	if (!nq)
 		rec_usage_die("the query has no words");

@@ -19,6 +19,9 @@ test_ok 'the BM25 score of a one-word title, computed by hand' \
 	 s=$(sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/" out) &&
 	 awk -v s="$s" "BEGIN { want = log(1 + 8.5 / 1.5) * 2.2 / (1 + 1.2 * (0.25 + 0.75 / (24 / 9)));
 	   d = s - want; if (d < 0) d = -d; exit !(d < 1e-12) }"'
+test_ok 'a word given twice counts once' \
+	'rec-bm25 -f track_name halo < /dev/null > once &&
+	 rec-bm25 -f track_name halo Halo HALO < /dev/null > thrice && cmp once thrice'
 test_ok 'the exact title ranks first' \
 	'test "$(rec-bm25 -k 1 -f track_name nothing else matters < /dev/null | ids)" = "s06 "'
 test_ok 'records carry src, scores and why' \
