@@ -784,6 +784,14 @@ creator_ok(const struct rec_kb *kb, const struct words *ws, size_t i,
 	    (i > 1 && at(ws, i - 1, "and") && creator_at(kb, ws, i - 2, -1));
 }
 
+/* "like X", "such as X", "similar to X": X is a model, not the wish */
+static int
+like_cue(const struct words *ws, size_t i)
+{
+	return i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
+	    (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2, "similar")));
+}
+
 /* A title in running text: "like X", "such as X", or a title with a
  * real word in it (not "i am", "on my way") */
 static int
@@ -892,6 +900,10 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 					strs_add(&in->disliked_items, kb->tid[k]);
 				else
 					strs_add(&in->liked_items, kb->tid[k]);
+				/* named, not as a model ("like X"): the
+				 * song itself is wanted */
+				if (!neg && !like_cue(ws, i))
+					strs_add(&in->wanted, kb->tid[k]);
 				said(in, neg ? "not like '%s'" : "like '%s'",
 				    g.data);
 			} else
@@ -932,18 +944,17 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 /* the creator of an item, folded to the catalog's spelling; caller
  * frees */
 static char *
-creator_of(struct rec_kb *kb, const char *id)
+column_of(struct rec_kb *kb, const char *col, const char *id)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 	char *c = NULL;
 
-	if (!kb->c_creator)
+	if (!col)
 		return NULL;
 	db = rec_catalog_open(kb->catalog);
-	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
-	    kb->c_creator);
+	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?", col);
 	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
@@ -953,6 +964,12 @@ creator_of(struct rec_kb *kb, const char *id)
 	sqlite3_close(db);
 	rec_buf_free(&sql);
 	return c;
+}
+
+static char *
+creator_of(struct rec_kb *kb, const char *id)
+{
+	return column_of(kb, kb->c_creator, id);
 }
 
 static int
@@ -1120,6 +1137,7 @@ rec_intent_free(struct rec_intent *in)
 	rec_strs_free(&in->words);
 	rec_strs_free(&in->shown);
 	rec_strs_free(&in->boost);
+	rec_strs_free(&in->wanted);
 	free(in->user);
 	rec_buf_free(&in->said);
 	memset(in, 0, sizeof *in);
@@ -1161,6 +1179,8 @@ rec_intent_json(struct rec_buf *b, const struct rec_intent *in)
 	json_strs(b, "words", &in->words);
 	rec_buf_addc(b, ',');
 	json_strs(b, "shown", &in->shown);
+	rec_buf_addc(b, ',');
+	json_strs(b, "wanted", &in->wanted);
 	rec_buf_adds(b, ",\"constraints\":[");
 	for (i = 0; i < in->ncons; i++) {
 		rec_json_double(num, sizeof num, in->cons[i].v);
@@ -1322,7 +1342,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_buf b = {0}, w = {0};
 	char num[40];
 	size_t i, liked_streams = 0;
-	int near = 0;
+	int near = 0, titled = 0;
 
 	memset(p, 0, sizeof *p);
 	/* nothing to go on, not even what was liked before */
@@ -1348,6 +1368,22 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    kb->dense_space, "-k", "100", "-l", b.data,
 			    (char *)NULL);
 		rec_buf_reset(&b);
+	}
+	/* a song named by its title ("add Kiss from a Rose"): the song
+	 * itself, and the other records of that title, first */
+	for (i = 0; i < in->wanted.n && kb->has_bm25 && kb->c_title; i++) {
+		char *t;
+		size_t j;
+		for (j = 0; j < in->shown.n && strcmp(in->shown.v[j],
+		    in->wanted.v[i]); j++)
+			;
+		if (j < in->shown.n ||
+		    !(t = column_of(kb, kb->c_title, in->wanted.v[i])))
+			continue;
+		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-A", "-s", "title",
+		    "-f", kb->c_title, "-k", "20", t, (char *)NULL);
+		titled++;
+		free(t);
 	}
 	for (i = 0; i < in->liked_creators.n && kb->has_bm25; i++) {
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "creator",
@@ -1454,6 +1490,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		arg(&p->filt[p->nfilt - 1], "-W");
 		arg(&p->filt[p->nfilt - 1], "near=0.3");
 	}
+	/* the song asked for leads */
+	if (titled && p->nsrc > (size_t)titled) {
+		arg(&p->filt[p->nfilt - 1], "-W");
+		arg(&p->filt[p->nfilt - 1], "title=2");
+	}
 	if (liked_streams && p->nsrc > liked_streams) {
 		arg(&p->filt[p->nfilt - 1], "-W");
 		arg(&p->filt[p->nfilt - 1], "liked=0.5");
@@ -1464,9 +1505,15 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    in->disliked_items.v[i]);
 	for (i = 0; i < in->shown.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->shown.v[i]);
-	for (i = 0; i < in->liked_items.n; i++)
-		rec_buf_printf(&b, "%s%s", b.len ? "," : "",
-		    in->liked_items.v[i]);
+	for (i = 0; i < in->liked_items.n; i++) {
+		size_t j;
+		for (j = 0; titled && j < in->wanted.n &&
+		    strcmp(in->wanted.v[j], in->liked_items.v[i]); j++)
+			;
+		if (!titled || j == in->wanted.n)
+			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
+			    in->liked_items.v[i]);
+	}
 	if (b.len) {
 		arg(&p->filt[p->nfilt - 1], "-n");
 		arg(&p->filt[p->nfilt - 1], b.data);
@@ -1678,6 +1725,7 @@ rec_intent_from(struct rec_intent *in, const msgpack_object *o)
 	if (!o || o->type != MSGPACK_OBJECT_MAP)
 		return;
 	strs_from(&in->liked_items, rec_map_get(o, "liked_items"));
+	strs_from(&in->wanted, rec_map_get(o, "wanted"));
 	strs_from(&in->liked_creators, rec_map_get(o, "liked_creators"));
 	strs_from(&in->disliked_items, rec_map_get(o, "disliked_items"));
 	strs_from(&in->disliked_creators, rec_map_get(o,

@@ -546,6 +546,7 @@ struct rec_intent {
 	struct rec_strs liked_items, liked_creators, disliked_items,
 	    disliked_creators, tags, disliked_tags, words, shown;
 	struct rec_strs boost;	/* items the profile likes: a mild boost */
+	struct rec_strs wanted;	/* items asked for by title: "add X" */
 	int taste;		/* the message states a taste: 1 like, -1 not */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;

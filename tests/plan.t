@@ -172,6 +172,14 @@ test_ok 'a short name joined by "and" is a creator only next to another one' \
 	 grep -q "creator -f artist -k 100 Muse" out && grep -q "creator -f artist -k 100 Queen" out &&
 	 rec-plan -d short.db "rain and thunder, pretty wild and crazy" > out &&
 	 ! grep -q -- "-s creator" out && grep -q "rain thunder" out'
+test_ok 'a song asked for by its title is in the list; a model song ("like X") is not' \
+	'rec-plan "add karma police please" > out &&
+	 grep -q "rec-bm25 -e -A -s title -f title -k 20 .Karma Police. < /dev/null" out &&
+	 ! grep -q -- "-n s07" out &&
+	 PATH="$REC_BIN:$PATH" sh -c "$(cat out)" | head -1 | grep -q "\"id\":\"s07\"" &&
+	 rec-plan "more like karma police" > out2 && grep -q -- "-n s07" out2 &&
+	 ! grep -q -- "-s title" out2 &&
+	 j "add karma police" | grep -q "\"wanted\":\[\"s07\"\]"'
 test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
