@@ -1045,6 +1045,8 @@ carry(struct rec_intent *in, const struct rec_intent *prev)
 	if (!prev)
 		return;
 	copy_strs(&in->shown, &prev->shown);
+	copy_strs(&in->earlier_creators, &prev->liked_creators);
+	copy_strs(&in->earlier_creators, &prev->earlier_creators);
 	copy_strs(&in->disliked_creators, &prev->disliked_creators);
 	copy_strs(&in->disliked_items, &prev->disliked_items);
 	if (!in->user && prev->user)
@@ -1138,6 +1140,7 @@ rec_intent_free(struct rec_intent *in)
 	rec_strs_free(&in->shown);
 	rec_strs_free(&in->boost);
 	rec_strs_free(&in->wanted);
+	rec_strs_free(&in->earlier_creators);
 	free(in->user);
 	rec_buf_free(&in->said);
 	memset(in, 0, sizeof *in);
@@ -1181,6 +1184,8 @@ rec_intent_json(struct rec_buf *b, const struct rec_intent *in)
 	json_strs(b, "shown", &in->shown);
 	rec_buf_addc(b, ',');
 	json_strs(b, "wanted", &in->wanted);
+	rec_buf_addc(b, ',');
+	json_strs(b, "earlier_creators", &in->earlier_creators);
 	rec_buf_adds(b, ",\"constraints\":[");
 	for (i = 0; i < in->ncons; i++) {
 		rec_json_double(num, sizeof num, in->cons[i].v);
@@ -1409,9 +1414,19 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		near = 1;
 		liked_streams++;
 	}
-	if (in->boost.n && !in->liked_creators.n && kb->has_bm25 &&
-	    kb->c_creator) {
+	if ((in->boost.n || in->earlier_creators.n) &&
+	    !in->liked_creators.n && kb->has_bm25 && kb->c_creator) {
 		struct rec_strs cr = {0};
+		/* and those named in earlier turns, unless turned down */
+		for (i = 0; i < in->earlier_creators.n; i++) {
+			size_t j;
+			for (j = 0; j < in->disliked_creators.n &&
+			    strcasecmp(in->disliked_creators.v[j],
+			    in->earlier_creators.v[i]); j++)
+				;
+			if (j == in->disliked_creators.n)
+				strs_add(&cr, in->earlier_creators.v[i]);
+		}
 		creators_of(kb, &in->boost, 6, &cr);
 		for (i = 0; i < cr.n; i++) {
 			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
@@ -1726,6 +1741,7 @@ rec_intent_from(struct rec_intent *in, const msgpack_object *o)
 		return;
 	strs_from(&in->liked_items, rec_map_get(o, "liked_items"));
 	strs_from(&in->wanted, rec_map_get(o, "wanted"));
+	strs_from(&in->earlier_creators, rec_map_get(o, "earlier_creators"));
 	strs_from(&in->liked_creators, rec_map_get(o, "liked_creators"));
 	strs_from(&in->disliked_items, rec_map_get(o, "disliked_items"));
 	strs_from(&in->disliked_creators, rec_map_get(o,

@@ -547,6 +547,7 @@ struct rec_intent {
 	    disliked_creators, tags, disliked_tags, words, shown;
 	struct rec_strs boost;	/* items the profile likes: a mild boost */
 	struct rec_strs wanted;	/* items asked for by title: "add X" */
+	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;

@@ -180,6 +180,13 @@ test_ok 'a song asked for by its title is in the list; a model song ("like X") i
 	 rec-plan "more like karma police" > out2 && grep -q -- "-n s07" out2 &&
 	 ! grep -q -- "-s title" out2 &&
 	 j "add karma police" | grep -q "\"wanted\":\[\"s07\"\]"'
+test_ok 'creators named in earlier turns stay, as a weaker stream, unless turned down' \
+	'rec-plan -S session.jsonl "rock" > out &&
+	 grep -q "rec-bm25 -e -s liked -f artist -k 50 Metallica < /dev/null" out &&
+	 grep -q -- "-W liked=0.5" out &&
+	 j -S session.jsonl "rock" | grep -q "\"earlier_creators\":\[\"Metallica\"\]" &&
+	 rec-plan -S session.jsonl "rock, but no metallica" > out2 &&
+	 ! grep -q "liked -f artist -k 50 Metallica" out2'
 test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
