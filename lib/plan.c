@@ -26,15 +26,23 @@
 
 #include "rec.h"
 
-
-static void
-strs_add(struct rec_strs *s, const char *v)
+/* whether s holds v (case folded with icase) */
+static int
+strs_has(const struct rec_strs *s, const char *v, int icase)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], v))
-			return;
+		if (!(icase ? strcasecmp(s->v[i], v) : strcmp(s->v[i], v)))
+			return 1;
+	return 0;
+}
+
+static void
+strs_add(struct rec_strs *s, const char *v)
+{
+	if (strs_has(s, v, 0))
+		return;
 	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
 	s->v[s->n++] = xstrdup(v);
 }
@@ -1378,11 +1386,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * itself, and the other records of that title, first */
 	for (i = 0; i < in->wanted.n && kb->has_bm25 && kb->c_title; i++) {
 		char *t;
-		size_t j;
-		for (j = 0; j < in->shown.n && strcmp(in->shown.v[j],
-		    in->wanted.v[i]); j++)
-			;
-		if (j < in->shown.n ||
+		if (strs_has(&in->shown, in->wanted.v[i], 0) ||
 		    !(t = column_of(kb, kb->c_title, in->wanted.v[i])))
 			continue;
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-A", "-s", "title",
@@ -1418,15 +1422,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	    !in->liked_creators.n && kb->has_bm25 && kb->c_creator) {
 		struct rec_strs cr = {0};
 		/* and those named in earlier turns, unless turned down */
-		for (i = 0; i < in->earlier_creators.n; i++) {
-			size_t j;
-			for (j = 0; j < in->disliked_creators.n &&
-			    strcasecmp(in->disliked_creators.v[j],
-			    in->earlier_creators.v[i]); j++)
-				;
-			if (j == in->disliked_creators.n)
+		for (i = 0; i < in->earlier_creators.n; i++)
+			if (!strs_has(&in->disliked_creators,
+			    in->earlier_creators.v[i], 1))
 				strs_add(&cr, in->earlier_creators.v[i]);
-		}
 		creators_of(kb, &in->boost, 6, &cr);
 		for (i = 0; i < cr.n; i++) {
 			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
@@ -1520,15 +1519,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    in->disliked_items.v[i]);
 	for (i = 0; i < in->shown.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->shown.v[i]);
-	for (i = 0; i < in->liked_items.n; i++) {
-		size_t j;
-		for (j = 0; titled && j < in->wanted.n &&
-		    strcmp(in->wanted.v[j], in->liked_items.v[i]); j++)
-			;
-		if (!titled || j == in->wanted.n)
+	for (i = 0; i < in->liked_items.n; i++)
+		if (!titled || !strs_has(&in->wanted, in->liked_items.v[i], 0))
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
 			    in->liked_items.v[i]);
-	}
 	if (b.len) {
 		arg(&p->filt[p->nfilt - 1], "-n");
 		arg(&p->filt[p->nfilt - 1], b.data);
