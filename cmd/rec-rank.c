@@ -120,58 +120,70 @@ field_of(const char *field, const char *id, size_t idlen)
 	return v;
 }
 
-/* The fields of -U for each candidate, as one key (NULL for an item not
- * in the catalog: such records are all kept). */
-static char **
-unique_keys(const struct rec_cand *c, size_t n, const char *list)
+/* -U: one statement that reads an item's fields, prepared before any
+ * input is read so that a bad field is an error at once */
+struct unique {
+	sqlite3_stmt *st;
+	int nf, first[64];	/* first: the field is the creator's */
+};
+
+static void
+unique_prepare(struct unique *u, const char *list)
 {
 	struct rec_buf sql = {0};
-	sqlite3_stmt *st;
-	char **key = xcalloc(n + 1, sizeof *key), *fields = xstrdup(list);
-	char *f, *save = NULL;
-	int nf = 0, first[64];
-	size_t i;
+	char *fields = xstrdup(list), *f, *save = NULL;
 
+	u->nf = 0;
 	rec_buf_adds(&sql, "SELECT ");
 	for (f = strtok_r(fields, ",", &save); f;
 	    f = strtok_r(NULL, ",", &save)) {
 		char *col = NULL;
-		if (nf == 64)
+		if (u->nf == 64)
 			rec_usage_die("--unique: at most 64 fields");
 		if (!rec_catalog_column(db, f, NULL, NULL, 0) &&
 		    !(col = rec_catalog_role(db, f)))
 			rec_usage_die("--unique: no column or role '%s' in the "
 			    "catalog", f);
-		first[nf] = !strcmp(f, "creator") || (creator_col &&
+		u->first[u->nf] = !strcmp(f, "creator") || (creator_col &&
 		    !strcmp(col ? col : f, creator_col));
-		rec_buf_printf(&sql, "%s\"%s\"", nf++ ? ", " : "",
+		rec_buf_printf(&sql, "%s\"%s\"", u->nf++ ? ", " : "",
 		    col ? col : f);
 		free(col);
 	}
-	if (!nf)
+	if (!u->nf)
 		rec_usage_die("--unique: give one field or more");
 	rec_buf_adds(&sql, " FROM items WHERE id = ?");
-	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+	if (sqlite3_prepare_v2(db, sql.data, -1, &u->st, NULL))
 		rec_sqlite_die(db, "items");
+	rec_buf_free(&sql);
+	free(fields);
+}
+
+/* the fields of -U for each candidate, as one key (NULL for an item not
+ * in the catalog: such records are all kept) */
+static char **
+unique_keys(struct unique *u, const struct rec_cand *c, size_t n)
+{
+	char **key = xcalloc(n + 1, sizeof *key);
+	size_t i;
+
 	for (i = 0; i < n; i++) {
 		struct rec_buf k = {0};
 		int x;
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, pool.ids.key[c[i].uid],
+		sqlite3_reset(u->st);
+		sqlite3_bind_text(u->st, 1, pool.ids.key[c[i].uid],
 		    (int)pool.ids.keylen[c[i].uid], SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_ROW)
+		if (sqlite3_step(u->st) != SQLITE_ROW)
 			continue;
-		for (x = 0; x < nf; x++) {
-			const char *v = (const char *)sqlite3_column_text(st, x);
+		for (x = 0; x < u->nf; x++) {
+			const char *v = (const char *)sqlite3_column_text(u->st,
+			    x);
 			if (x)
 				rec_buf_addc(&k, '\x1f');
-			rec_song_key(&k, v ? v : "", first[x]);
+			rec_song_key(&k, v ? v : "", u->first[x]);
 		}
 		key[i] = k.data ? k.data : xstrdup("");
 	}
-	sqlite3_finalize(st);
-	rec_buf_free(&sql);
-	free(fields);
 	return key;
 }
 
@@ -582,6 +594,7 @@ main(int argc, char **argv)
 	struct rec_jq *jby = NULL, *jwhere = NULL;
 	msgpack_packer pk;
 	msgpack_zone zone;
+	struct unique uq;
 	int ch, mp = 0;
 
 	rec_init(argc, argv);
@@ -653,8 +666,10 @@ main(int argc, char **argv)
 		need_db("--novelty");
 	if (divfield)
 		need_db("--diversify");
-	if (unique)
+	if (unique) {
 		need_db("--unique");
+		unique_prepare(&uq, unique);
+	}
 	if (space)
 		need_db("--space");
 	if ((by || where) && (dbpath || getenv("REC_DB")))
@@ -825,7 +840,7 @@ main(int argc, char **argv)
 	if (unique) {
 		/* the same song twice (two releases, two sources): the
 		 * better placed stays */
-		char **key = unique_keys(c, n, unique);
+		char **key = unique_keys(&uq, c, n);
 		struct rec_hash h = {0};
 		for (i = j = 0; i < n; i++) {
 			int added = 1;
@@ -840,6 +855,7 @@ main(int argc, char **argv)
 		n = j;
 		free(key);
 		rec_hash_free(&h);
+		sqlite3_finalize(uq.st);
 	}
 	if (divfield) {
 		char **key = xcalloc(n + 1, sizeof *key);

@@ -123,8 +123,9 @@ test_ok '-U on the title alone merges songs that share a title' \
 	'test "$(rec-rank -d dup.db -U title < dup.jsonl | ids)" = "h1 j2 nowhere x1 x2 nowhere2 "'
 test_ok '-U with -k: the cut counts songs' \
 	'test "$(rec-rank -d dup.db -U title,creator -k 3 < dup.jsonl | ids)" = "h1 j2 nowhere "'
-test_fail '-U names a field the catalog does not have' 2 "no column or role 'mood'" \
-	'rec-rank -d dup.db -U title,mood < dup.jsonl'
+test_fail '-U names a field the catalog does not have, before reading any input' 2 \
+	"no column or role 'mood'" \
+	'timeout 10 sh -c "yes {\\\"id\\\":\\\"h1\\\"} | rec-rank -d dup.db -U title,mood"'
 test_fail '-U needs a catalog' 2 '--unique needs a catalog' \
 	'unset REC_DB; rec-rank -U title < /dev/null'
 
