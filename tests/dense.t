@@ -70,4 +70,29 @@ test_ok 'text training is deterministic' \
 	 rec-train -d t.db -f 2 text > /dev/null &&
 	 sqlite3 t.db "select hex(vec) from vectors where space = '"'text'"' order by id" | cmp - a'
 
+# the space as a file to map (rec-dense --index): the same answers, and
+# never a stale or broken file
+printf '%s\n' '{"id":"s01","vec":[1,0,0]}' '{"id":"s02","vec":[0.8,0.6,0]}' \
+	'{"id":"s03","vec":[0,1,0]}' '{"id":"s06","vec":[2,0,1]}' > v3.jsonl
+rec-import -d d.db vectors -a three v3.jsonl || exit 1
+test_ok '--index writes a file per space, and the answers do not change' \
+	'rec-dense -S toy -l s01 < /dev/null > before && rec-dense -S three -l s02 < /dev/null > before3 &&
+	 rec-dense --index && test -s d.db.dense.toy && test -s d.db.dense.other && test -s d.db.dense.three &&
+	 rec-dense -S toy -l s01 < /dev/null | cmp - before &&
+	 rec-dense -S three -l s02 < /dev/null | cmp - before3'
+test_ok 'the file is read: a catalog that says otherwise is not consulted' \
+	'cp d.db d2.db && cp d.db.dense.toy d2.db.dense.toy && touch -r d.db d2.db &&
+	 sqlite3 d2.db "delete from vectors where space = '"'toy'"'" && touch -r d.db d2.db &&
+	 rec-dense -d d2.db -S toy -l s01 < /dev/null | cmp - before'
+test_ok 'a file older than the catalog is left alone' \
+	'{ cat v.jsonl; printf "%s\n" "{\"id\":\"s07\",\"vec\":[1,0.1]}"; } > v7.jsonl &&
+	 rec-import -d d.db vectors -a toy v7.jsonl && rec-dense -S toy -l s01 < /dev/null | grep -q "\"id\":\"s07\""'
+test_ok 'a broken file is left alone' \
+	'rec-dense --index -S toy && head -c 100 d.db.dense.toy > cut && mv cut d.db.dense.toy &&
+	 rec-dense -S toy -l s01 < /dev/null | grep -q "\"id\":\"s07\"" &&
+	 printf "RECDNS1\n" > d.db.dense.toy && rec-dense -S toy -l s01 < /dev/null | grep -q "\"id\":\"s07\""'
+test_fail '--index takes no query' 2 '--index takes no query' 'rec-dense --index -l s01'
+test_fail 'a space whose name cannot be a file name' 1 "the space 'a/b' has a name that cannot be a file name" \
+	'rec-import -d d.db vectors -a a/b v.jsonl && rec-dense --index'
+
 done_testing
