@@ -366,7 +366,8 @@ main(int argc, char **argv)
 	const char *dbpath = NULL, *like = NULL, *user = NULL, *vec = NULL;
 	const char *text = NULL;
 	const char *src = "dense";
-	char *space = NULL, *why = NULL;
+	static char *space;	/* static: reachable when a check exits */
+	char *why = NULL;
 	size_t limit = 100, n = 0, i, nh, written = 0;
 	int c, all = 0, mp = 0, cosine = 1, dim, j, doindex = 0;
 	float *m, *q, *inv = NULL;
