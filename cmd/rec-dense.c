@@ -98,8 +98,9 @@ text_space(sqlite3 *db)
 	return only_space(db);
 }
 
-/* the space's ids, in the order SQLite gave them (ascending, as
- * memcmp() compares: the vectors table's key is (space, id)) */
+/* the space's ids, in the order SQLite gave them: ascending by BINARY
+ * collation, which is strcmp()'s order for text without NULs (the
+ * vectors table's key is (space, id)) */
 struct ids {
 	const char *chars;
 	const uint64_t *off;
@@ -110,7 +111,7 @@ struct ids {
 static size_t
 row_of(const struct ids *ids, const char *id)
 {
-	size_t lo = 0, hi = ids->n, i;
+	size_t lo = 0, hi = ids->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -122,10 +123,6 @@ row_of(const struct ids *ids, const char *id)
 		else
 			hi = mid;
 	}
-	/* not where the order says: look everywhere before saying no */
-	for (i = 0; i < ids->n; i++)
-		if (!strcmp(ids->chars + ids->off[i], id))
-			return i;
 	return (size_t)-1;
 }
 

@@ -1061,12 +1061,21 @@ carry(struct rec_intent *in, const struct rec_intent *prev)
 		in->user = xstrdup(prev->user);
 }
 
+/* whether the intent names something to look for: items, creators,
+ * tags or other words */
+static int
+asks_for(const struct rec_intent *in)
+{
+	return in->liked_items.n || in->liked_creators.n || in->tags.n ||
+	    in->words.n;
+}
+
 void
 rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
 {
 	struct words ws;
-	int more, rel, only_limits;
+	int more, rel, only_limits, asks;
 
 	memset(in, 0, sizeof *in);
 	in->k = 10;
@@ -1099,19 +1108,14 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	carry(in, prev);
 	/* a message with limits only ("from the 90s", "nothing too
 	 * mainstream") narrows the request before it */
-	only_limits = prev && (in->ncons > 0 || in->popular) &&
-	    !in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
-	    !in->words.n && !in->disliked_items.n &&
-	    !in->disliked_creators.n && !in->disliked_tags.n;
+	asks = asks_for(in) || in->disliked_items.n ||
+	    in->disliked_creators.n || in->disliked_tags.n;
+	only_limits = prev && (in->ncons > 0 || in->popular) && !asks;
 	/* nothing new at all ("Great!", "yes please"): go on with the
 	 * request before */
-	if (prev && !in->liked_items.n && !in->liked_creators.n &&
-	    !in->tags.n && !in->words.n && !in->ncons && !in->popular &&
-	    !in->disliked_items.n && !in->disliked_creators.n &&
-	    !in->disliked_tags.n && !rel)
+	if (prev && !asks && !in->ncons && !in->popular && !rel)
 		more = 1;
-	if (more || only_limits || (rel && !in->liked_items.n &&
-	    !in->liked_creators.n && !in->tags.n && !in->words.n)) {
+	if (more || only_limits || (rel && !asks_for(in))) {
 		/* a refinement: keep what was asked before */
 		int i;
 		copy_strs(&in->liked_items, &prev->liked_items);
@@ -1359,8 +1363,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 
 	memset(p, 0, sizeof *p);
 	/* nothing to go on, not even what was liked before */
-	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
-	    !in->words.n && !in->user && !in->ncons && !in->popular &&
+	if (!asks_for(in) && !in->user && !in->ncons && !in->popular &&
 	    !in->boost.n) {
 		p->ask = xstrdup("What are you in the mood for? An artist, a "
 		    "title you like, a genre, a mood or a decade will do.");
