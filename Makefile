@@ -41,29 +41,35 @@ export REC_DATA_DIR
 .DELETE_ON_ERROR:
 .PHONY: all check test demo bench install uninstall clean lint fuzz deps
 
+# each object depends on the headers it includes (-MMD writes the list)
+DEPFLAGS = -MMD -MP -MF $(O)/dep/$(subst /,-,$@).d
+
 TESTBIN = $(O)/tests/stub-llm $(O)/tests/spd-inverse
 
 all: $(BINS) $(BENCHBIN) $(TESTBIN)
 
 $(O)/tests/%: tests/%.c $(O)/librec.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+	@mkdir -p $(@D) $(O)/dep
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
 
-$(O)/lib/%.o: lib/%.c lib/rec.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/lib/%.o: lib/%.c
+	@mkdir -p $(@D) $(O)/dep
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(O)/librec.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/bin/%: cmd/%.c $(O)/librec.a lib/rec.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+$(O)/bin/%: cmd/%.c $(O)/librec.a
+	@mkdir -p $(@D) $(O)/dep
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
 
 $(O)/bench/%: bench/%.c bench/bench.h $(O)/librec.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+	@mkdir -p $(@D) $(O)/dep
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/librec.a $(LDLIBS)
+
+-include $(wildcard $(O)/dep/*.d)
 
 deps:
 	@sh scripts/deps

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "batch.h"
 
 static void
 usage(FILE *fp)

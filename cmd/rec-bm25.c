@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 static void
 usage(FILE *fp)

@@ -7,7 +7,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "stream.h"
+#include "catalog.h"
 
 static void
 usage(FILE *fp)

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "stream.h"
+#include "catalog.h"
 
 static void
 usage(FILE *fp)

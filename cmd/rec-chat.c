@@ -9,7 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "converse.h"
 
 static void
 usage(FILE *fp)

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
+#include "converse.h"
 
 static void
 usage(FILE *fp)

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "batch.h"
 
 static void
 usage(FILE *fp)

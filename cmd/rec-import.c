@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "converse.h"
 
 static void
 usage(FILE *fp)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "converse.h"
 
 static void
 usage(FILE *fp)

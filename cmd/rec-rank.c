@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 static void
 usage(FILE *fp)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 static void
 usage(FILE *fp)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 /* the text encoder: learnt from the items' text columns, written as
  * the vector space name (every item's vector) with the word vectors and

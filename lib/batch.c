@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "batch.h"
 
 volatile sig_atomic_t rec_jobs_stop;
 

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 #define MAGIC "RECBM25\1"
 #define K1 1.2

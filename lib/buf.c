@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "core.h"
 
 void
 rec_buf_grow(struct rec_buf *b, size_t extra)

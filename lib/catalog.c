@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "catalog.h"
 
 const char *
 rec_catalog_path(const char *path)

@@ -10,7 +10,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "converse.h"
 
 char *
 rec_bindir(void)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "catalog.h"
 
 void
 rec_csv_init(struct rec_csv *c, FILE *fp, const char *name, int sep)

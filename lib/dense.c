@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 /* the dot product of two vectors: 8 running sums let the compiler keep
  * the reduction in vector registers without -ffast-math */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 #define NB 96		/* block step: a multiple of MR and NR */
 #define MR 6		/* kernel rows */

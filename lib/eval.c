@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "batch.h"
 
 static int
 key_is(const msgpack_object *k, const char *s)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "core.h"
 
 static uint64_t
 fnv(const char *s, size_t n)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <jq.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 struct rec_jq {
 	jq_state *jq;

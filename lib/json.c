@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "core.h"
 
 /* msgpack-c unpacks at most 32 levels: the same limit, so that any
  * record read from msgpack can be written as JSON and read back */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "converse.h"
 
 int
 rec_llm_enabled(void)

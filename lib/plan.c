@@ -24,47 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec.h"
-
-/* whether s holds v (case folded with icase) */
-static int
-strs_has(const struct rec_strs *s, const char *v, int icase)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (!(icase ? strcasecmp(s->v[i], v) : strcmp(s->v[i], v)))
-			return 1;
-	return 0;
-}
-
-static void
-strs_add(struct rec_strs *s, const char *v)
-{
-	if (strs_has(s, v, 0))
-		return;
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-	s->v[s->n++] = xstrdup(v);
-}
-
-/* appends n bytes of v to s, repeats and all */
-void
-rec_strs_push(struct rec_strs *s, const char *v, size_t n)
-{
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-	s->v[s->n++] = xstrndup(v, n);
-}
-
-void
-rec_strs_free(struct rec_strs *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof *s);
-}
+#include "converse.h"
 
 static int
 table_has(sqlite3 *db, const char *sql)
@@ -858,9 +818,9 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 		u = 0;
 		if ((id = ordinal_ref(ws, i, prev, &u))) {
 			if (ws->neg[i])
-				strs_add(&in->disliked_items, id);
+				rec_strs_add(&in->disliked_items, id);
 			else
-				strs_add(&in->liked_items, id);
+				rec_strs_add(&in->liked_items, id);
 			said(in, ws->neg[i] ? "not like the %s one" :
 			    "like the %s one", ws->w[i]);
 			for (j = 0; j < u; j++)
@@ -887,31 +847,31 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 			if (k != (size_t)-1 && !(n == 1 && genre_like(kb, g.data,
 			    g.len))) {
 				if (neg)
-					strs_add(&in->disliked_creators,
+					rec_strs_add(&in->disliked_creators,
 					    kb->cname[k]);
 				else
-					strs_add(&in->liked_creators,
+					rec_strs_add(&in->liked_creators,
 					    kb->cname[k]);
 				said(in, neg ? "not by %s" : "like %s",
 				    kb->cname[k]);
 			} else if (rec_hash_get(&kb->tag, g.data, g.len) !=
 			    (size_t)-1) {
 				if (neg)
-					strs_add(&in->disliked_tags, g.data);
+					rec_strs_add(&in->disliked_tags, g.data);
 				else
-					strs_add(&in->tags, g.data);
+					rec_strs_add(&in->tags, g.data);
 				said(in, neg ? "no %s" : "%s", g.data);
 			} else if (n >= 2 && title_ok(ws, i, n) &&
 			    (k = rec_hash_get(&kb->title, g.data, g.len)) !=
 			    (size_t)-1) {
 				if (neg)
-					strs_add(&in->disliked_items, kb->tid[k]);
+					rec_strs_add(&in->disliked_items, kb->tid[k]);
 				else
-					strs_add(&in->liked_items, kb->tid[k]);
+					rec_strs_add(&in->liked_items, kb->tid[k]);
 				/* named, not as a model ("like X"): the
 				 * song itself is wanted */
 				if (!neg && !like_cue(ws, i))
-					strs_add(&in->wanted, kb->tid[k]);
+					rec_strs_add(&in->wanted, kb->tid[k]);
 				said(in, neg ? "not like '%s'" : "like '%s'",
 				    g.data);
 			} else
@@ -932,7 +892,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 			k = closest_key(&kb->title, g.data, g.len >= 12 ? 2 : 1);
 			if (k == (size_t)-1)
 				continue;
-			strs_add(ws->neg[i] ? &in->disliked_items :
+			rec_strs_add(ws->neg[i] ? &in->disliked_items :
 			    &in->liked_items, kb->tid[k]);
 			said(in, ws->neg[i] ? "not like '%s'" : "like '%s'",
 			    kb->title.key[k]);
@@ -944,7 +904,7 @@ entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 	for (i = 0; i < ws->n; i++)
 		if (!ws->used[i] && !is_stop(ws->w[i]) && !ws->neg[i] &&
 		    strlen(ws->w[i]) >= 3 && num_at(ws, i) < 0)
-			strs_add(&in->words, ws->w[i]);
+			rec_strs_add(&in->words, ws->w[i]);
 	rec_buf_free(&g);
 }
 
@@ -998,7 +958,7 @@ relative(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 		    at(ws, i - 1, "same"))) {
 			size_t j;
 			for (j = 0; j < prev->liked_creators.n; j++)
-				strs_add(&in->disliked_creators,
+				rec_strs_add(&in->disliked_creators,
 				    prev->liked_creators.v[j]);
 			/* and the artist of the item the last turn was about,
 			 * or of the first item shown */
@@ -1007,7 +967,7 @@ relative(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
 				char *cr = creator_of(kb, prev->liked_items.n ?
 				    prev->liked_items.v[j] : prev->shown.v[0]);
 				if (cr)
-					strs_add(&in->disliked_creators, cr);
+					rec_strs_add(&in->disliked_creators, cr);
 				free(cr);
 			}
 			ws->used[i] = ws->used[i - 1] = 1;
@@ -1042,7 +1002,7 @@ copy_strs(struct rec_strs *to, const struct rec_strs *from)
 	size_t i;
 
 	for (i = 0; i < from->n; i++)
-		strs_add(to, from->v[i]);
+		rec_strs_add(to, from->v[i]);
 }
 
 /* what a turn keeps from the one before: the shown items stay out of
@@ -1329,7 +1289,7 @@ creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
 	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, list.data, (int)list.len, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW)
-			strs_add(out, (const char *)sqlite3_column_text(st, 0));
+			rec_strs_add(out, (const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
 	rec_buf_free(&sql);
@@ -1389,7 +1349,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * itself, and the other records of that title, first */
 	for (i = 0; i < in->wanted.n && kb->has_bm25 && kb->c_title; i++) {
 		char *t;
-		if (strs_has(&in->shown, in->wanted.v[i], 0) ||
+		if (rec_strs_has(&in->shown, in->wanted.v[i], 0) ||
 		    !(t = column_of(kb, kb->c_title, in->wanted.v[i])))
 			continue;
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-A", "-s", "title",
@@ -1426,9 +1386,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		struct rec_strs cr = {0};
 		/* and those named in earlier turns, unless turned down */
 		for (i = 0; i < in->earlier_creators.n; i++)
-			if (!strs_has(&in->disliked_creators,
+			if (!rec_strs_has(&in->disliked_creators,
 			    in->earlier_creators.v[i], 1))
-				strs_add(&cr, in->earlier_creators.v[i]);
+				rec_strs_add(&cr, in->earlier_creators.v[i]);
 		creators_of(kb, &in->boost, 6, &cr);
 		for (i = 0; i < cr.n; i++) {
 			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
@@ -1523,7 +1483,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->shown.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->shown.v[i]);
 	for (i = 0; i < in->liked_items.n; i++)
-		if (!titled || !strs_has(&in->wanted, in->liked_items.v[i], 0))
+		if (!titled || !rec_strs_has(&in->wanted, in->liked_items.v[i], 0))
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
 			    in->liked_items.v[i]);
 	if (b.len) {
@@ -1697,7 +1657,7 @@ strs_from(struct rec_strs *s, const msgpack_object *o)
 		if (o->via.array.ptr[i].type == MSGPACK_OBJECT_STR) {
 			v = xstrndup(o->via.array.ptr[i].via.str.ptr,
 			    o->via.array.ptr[i].via.str.size);
-			strs_add(s, v);
+			rec_strs_add(s, v);
 			free(v);
 		}
 }
@@ -1770,13 +1730,7 @@ rec_intent_from(struct rec_intent *in, const msgpack_object *o)
 void
 rec_intent_add_shown(struct rec_intent *in, const char *id)
 {
-	strs_add(&in->shown, id);
-}
-
-void
-rec_strs_add(struct rec_strs *s, const char *v)
-{
-	strs_add(s, v);
+	rec_strs_add(&in->shown, id);
 }
 
 int
@@ -1825,7 +1779,7 @@ rec_session_last(const char *path, struct rec_intent *prev, int *turns)
 			if (sh->via.array.ptr[i].type == MSGPACK_OBJECT_STR) {
 				char *v = xstrndup(sh->via.array.ptr[i].via.str.ptr,
 				    sh->via.array.ptr[i].via.str.size);
-				strs_add(&prev->shown, v);
+				rec_strs_add(&prev->shown, v);
 				free(v);
 			}
 		have = 1;
@@ -1968,7 +1922,7 @@ strs_merge(struct rec_strs *to, const struct rec_strs *from,
 	size_t i, j, n = to->n;
 
 	for (i = 0; i < from->n; i++) {
-		strs_add(to, from->v[i]);
+		rec_strs_add(to, from->v[i]);
 		/* a new taste overrides the opposite one */
 		for (j = 0; j < unless->n; j++)
 			if (!strcmp(unless->v[j], from->v[i])) {
@@ -2027,9 +1981,9 @@ rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in)
 	    !in->taste && (pf->expect_creators.n || pf->expect_tags.n)) {
 		size_t i;
 		for (i = 0; i < pf->expect_creators.n && i < 2; i++)
-			strs_add(&in->liked_creators, pf->expect_creators.v[i]);
+			rec_strs_add(&in->liked_creators, pf->expect_creators.v[i]);
 		for (i = 0; i < pf->expect_tags.n && i < 3; i++)
-			strs_add(&in->tags, pf->expect_tags.v[i]);
+			rec_strs_add(&in->tags, pf->expect_tags.v[i]);
 		said(in, "%s", "going by what you usually ask for");
 	}
 }

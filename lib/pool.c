@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "stream.h"
 
 void
 rec_pool_read(struct rec_pool *p, struct rec_reader *r)

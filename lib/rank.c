@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 static double
 weight_of(const struct rec_fuse_opts *o, const char *src, size_t n)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "converse.h"
 
 /* one stage's reason in words, or nothing for bookkeeping */
 static void

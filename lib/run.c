@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "converse.h"
 
 static void __attribute__((noreturn))
 exec_stage(const struct rec_stage *s, const char *bindir)

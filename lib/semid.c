@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 static uint64_t
 next(uint64_t *s)

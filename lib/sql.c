@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "rec.h"
+#include "catalog.h"
 
 static char refusal[200];
 static struct timespec deadline;

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "stream.h"
 
 #define READSZ (1 << 20)
 #define FLUSHSZ (1 << 16)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "catalog.h"
 
 static size_t
 add_col(struct rec_table *t, const char *name, size_t len)

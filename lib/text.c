@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rec.h"
+#include "core.h"
 
 /* Decodes one code point from s[0..n); returns its length, or 0 when
  * the bytes there are not valid UTF-8 (overlong, surrogate, > U+10FFFF

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "retrieve.h"
 
 /* calls fn on each token of text (folded, split on spaces), two bytes
  * or longer */

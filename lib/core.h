@@ -1,0 +1,151 @@
+/*
+ * core.h: what every rec program links first: memory and messages, the
+ * trace line, the growable buffer, text normalisation, JSON <-> msgpack,
+ * the byte-string hash and lists of strings.  The headers above it:
+ * stream.h (candidate streams), catalog.h (the SQLite catalog and the
+ * tables it is built from), retrieve.h (the retrievers and the ranker),
+ * converse.h (intent, plan, conversation, reply, model) and batch.h
+ * (jobs and evaluation).  Each includes the ones it builds on.
+ *
+ * Ownership, once for the whole API: a function that returns a pointer
+ * to memory it allocated says so and the caller frees it; everything
+ * else returned (record fields, column names) is borrowed and valid
+ * until the next call on the same object.  Allocation failure is fatal.
+ */
+#ifndef REC_CORE_H
+#define REC_CORE_H
+
+#include <stddef.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <msgpack.h>
+
+#define REC_VERSION "0.1.0"
+
+/* util.c: program name, messages, exit */
+extern const char *rec_progname;
+/* run by rec_exit before it exits (trace.c's line), or NULL */
+extern void (*rec_exit_hook)(int status);
+/* the last message rec_die or rec_usage_die gave */
+extern char rec_last_error[512];
+
+void rec_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rec_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+void rec_usage_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+void rec_exit(int status) __attribute__((noreturn));
+/* seconds on the monotonic clock */
+double rec_now(void);
+/* no candidates to give: an error, or with --lenient a warning and an
+ * empty list (exit 0) */
+void rec_none(int lenient, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+void rec_version(void) __attribute__((noreturn));
+/* option values: a count ("-k: not a count: 'x'") and a number in a
+ * range; both are usage errors */
+size_t rec_arg_count(const char *opt, const char *arg);
+double rec_arg_number(const char *opt, const char *arg, double lo, double hi);
+/* for getopt_long's '?' or ':' (optstring starting with ':') */
+void rec_bad_option(char **argv, int c) __attribute__((noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* trace.c: every tool starts with rec_init (program name, larger pipes,
+ * the REC_TRACE line written at exit); rec_trace_count sets the records
+ * in and out that line reports */
+void rec_init(int argc, char **argv);
+void rec_trace_count(unsigned long in, unsigned long out);
+
+/* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
+ * whenever cap > 0, so data can be used as a C string when the bytes
+ * contain no NUL, and after any add data is not NULL.  A zeroed struct
+ * is an empty buffer. */
+struct rec_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void rec_buf_grow(struct rec_buf *b, size_t extra);
+void rec_buf_add(struct rec_buf *b, const void *p, size_t n);
+void rec_buf_addc(struct rec_buf *b, int c);
+void rec_buf_adds(struct rec_buf *b, const char *s);
+void rec_buf_printf(struct rec_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rec_buf_reset(struct rec_buf *b);
+void rec_buf_free(struct rec_buf *b);
+/* a msgpack_packer write callback appending to the rec_buf in data */
+int rec_buf_msgpack_write(void *data, const char *p, size_t n);
+
+/* text.c: UTF-8 and normalisation */
+/* length of the valid UTF-8 prefix of s[0..n); n when all is valid */
+size_t rec_utf8_valid(const char *s, size_t n);
+/* append s[0..n) folded for matching: lowercase, diacritics removed,
+ * runs of spaces and punctuation collapsed to one space, trimmed */
+void rec_norm(struct rec_buf *out, const char *s, size_t n);
+/* append the part of a title or name that tells one song from another:
+ * without "(...)" and "[...]" parts or a " - ..." tail ("Remastered
+ * 2011"), and, for a name, only the first of a list ("A, B", "A feat.
+ * B", "A & B"); then folded as rec_norm() does */
+void rec_song_key(struct rec_buf *out, const char *s, int first_name);
+/* append Latin-1 bytes as UTF-8 */
+void rec_latin1_to_utf8(struct rec_buf *out, const char *s, size_t n);
+/* edit distance between two byte strings, capped at max + 1 */
+int rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
+    int max);
+
+/* json.c: JSON text to msgpack, msgpack to JSON text */
+/* Parses one JSON value from s[0..n) and packs it into out.  Returns 0,
+ * or -1 with a message in err (no trailing newline).  *compact is set
+ * to whether the text had no insignificant white space. */
+int rec_json_to_msgpack(const char *s, size_t n, struct rec_buf *out,
+    int *compact, struct rec_buf *err);
+/* Appends obj as compact JSON; -1 with a message in err for values
+ * JSON cannot hold (binary, extension, non-string keys, bad UTF-8). */
+int rec_json_write(struct rec_buf *out, const msgpack_object *obj,
+    struct rec_buf *err);
+void rec_json_string(struct rec_buf *out, const char *s, size_t n);
+/* shortest text that reads back as the same double; "null" if not
+ * finite; always has a '.' or an exponent */
+int rec_json_double(char *out, size_t outsz, double d);
+
+/* hash.c: a map from byte strings to indexes, open addressing.  Keys
+ * are copied into the table's own storage. */
+struct rec_hash {
+	size_t *slot;		/* index + 1, 0 for empty */
+	size_t nslot;
+	char **key;
+	size_t *keylen;
+	size_t n, cap;
+};
+
+/* the index of key, adding it as n (the count before) if absent;
+ * *added says which */
+size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
+    int *added);
+/* the index of key, or (size_t)-1 */
+size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
+void rec_hash_free(struct rec_hash *h);
+
+/* a list of strings, each owned by the list (rec_strs_free frees
+ * them all) */
+struct rec_strs {
+	char **v;
+	size_t n;
+};
+/* adds v to s unless it is there; copies it */
+void rec_strs_add(struct rec_strs *s, const char *v);
+/* appends n bytes of v, repeats and all */
+void rec_strs_push(struct rec_strs *s, const char *v, size_t n);
+/* whether s holds v (ASCII case folded with icase) */
+int rec_strs_has(const struct rec_strs *s, const char *v, int icase);
+void rec_strs_free(struct rec_strs *s);
+
+#endif

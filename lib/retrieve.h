@@ -1,0 +1,278 @@
+/*
+ * retrieve.h: the retrievers and the ranker: BM25, dense vectors, semantic IDs,
+ * collaborative filtering, the text encoder, fusion and reranking
+ *
+ * Ownership is stated once, in core.h, for every rec header.
+ */
+#ifndef REC_RETRIEVE_H
+#define REC_RETRIEVE_H
+
+#include "stream.h"
+#include "catalog.h"
+
+/* bm25.c: an Okapi BM25 index over the text fields of a catalog,
+ * written once beside it (CATALOG.bm25) and memory-mapped by queries. */
+struct rec_bm25_builder;
+
+struct rec_bm25_builder *rec_bm25_builder_new(size_t nfields,
+    const char *const *names);
+/* adds the next document: its id and one text per field (NULL: none) */
+void rec_bm25_builder_doc(struct rec_bm25_builder *b, const char *id,
+    const char *const *texts);
+/* writes the index to path atomically; 0, or -1 with errno */
+int rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
+    uint64_t cat_size, int64_t cat_mtime);
+void rec_bm25_builder_free(struct rec_bm25_builder *b);
+
+struct rec_bm25_field {
+	char name[32];
+	uint32_t nterms;
+	double avgdl;
+	const uint32_t *doclen;		/* [ndocs] */
+	const uint64_t *termoff;	/* [nterms + 1] into termchars */
+	const char *termchars;
+	const uint64_t *postoff;	/* [nterms + 1] into docs, tfs */
+	const uint32_t *docs;
+	const uint32_t *tfs;
+	const float *maxtf;		/* [nterms]: max tf part at k1 1.2, b .75 */
+};
+
+struct rec_bm25 {
+	void *map;
+	size_t mapsz;
+	uint32_t ndocs, nfields;
+	uint64_t cat_size;
+	int64_t cat_mtime;
+	const uint64_t *idoff;		/* [ndocs + 1] into idchars */
+	const char *idchars;
+	struct rec_bm25_field *field;
+	struct rec_hash *idhash;	/* built by rec_bm25_doc */
+};
+
+struct rec_bm25_hit {
+	uint32_t doc;
+	double score;
+};
+
+/* 0, or -1 with a message in err */
+int rec_bm25_open(struct rec_bm25 *x, const char *path, struct rec_buf *err);
+void rec_bm25_close(struct rec_bm25 *x);
+/* the field's index, or -1 */
+int rec_bm25_field_index(const struct rec_bm25 *x, const char *name);
+/* the term's index in field f, or -1 */
+long rec_bm25_term(const struct rec_bm25 *x, int f, const char *t,
+    size_t n);
+/* the closest term to t within edit distance 1 (short) or 2, preferring
+ * the most frequent; -1 if none */
+long rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
+    size_t n);
+/* Top k documents for the terms (indexes; repeats count again) in
+ * field f, best first, ties to the lower document: disjunctive (any
+ * term) or conjunctive (all); exhaustive or with MaxScore pruning,
+ * which gives the same list.  Returns how many; out has room for k. */
+size_t rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
+    size_t nterms, int conjunctive, double k1, double b, size_t k,
+    int exhaustive, struct rec_bm25_hit *out);
+/* the score of one document (0 when no term matches) */
+double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
+    size_t nterms, double k1, double b, uint32_t doc);
+/* the document with this id, or -1 (binary search needs sorted ids, so
+ * this builds a hash on first use) */
+long rec_bm25_doc(struct rec_bm25 *x, const char *id, size_t n);
+
+/* jq.c: jq expressions over records (libjq), for rec-rank --by and
+ * --where.  A record is converted to jv with its "item" fields. */
+struct rec_jq;
+/* compiles expr; NULL with the message in err */
+struct rec_jq *rec_jq_compile(const char *expr, struct rec_buf *err);
+void rec_jq_free(struct rec_jq *q);
+/* the first output of the expression on rec: 1 and *num (a number),
+ * or for a boolean test *truth; 0 with the message in err */
+int rec_jq_number(struct rec_jq *q, const msgpack_object *rec, double *num,
+    struct rec_buf *err);
+int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
+    struct rec_buf *err);
+
+/* rank.c: fusion and the final ordering (rec-rank).  A candidate is a
+ * distinct id of a pool. */
+struct rec_cand {
+	size_t uid;		/* the id's index in the pool */
+	size_t order;		/* first appearance in the pool: ties */
+	double score;
+	char *why;		/* what this stage did to it, or NULL */
+};
+
+enum rec_fuse_mode { REC_FUSE_BEST, REC_FUSE_RRF, REC_FUSE_SUM, REC_FUSE_MAX };
+
+struct rec_fuse_opts {
+	enum rec_fuse_mode mode;
+	double rrf_k;			/* 60 */
+	const char *const *wsrc;	/* weights per source, default 1 */
+	const double *w;
+	size_t nw;
+};
+
+/* One candidate per distinct id of p, scored: REC_FUSE_BEST keeps the
+ * best score an id has; RRF sums w / (k + rank) over the sources (told
+ * apart by src; rank counts from 1 within each); SUM and MAX combine
+ * min-max normalised scores, weighted.  Returns the count; *out is
+ * allocated. */
+size_t rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
+    struct rec_cand **out);
+/* sorts by score, best first; ties keep pool order */
+void rec_rank_sort(struct rec_cand *c, size_t n);
+/* keeps at most per candidates for each key (NULL keys are free), in
+ * order; returns the new count */
+size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
+    size_t per);
+/* reorders the first k by maximal marginal relevance: lambda times the
+ * normalised score minus (1 - lambda) times the highest cosine to those
+ * already chosen; vec[i] (dim floats, or NULL) belongs to c[i] */
+void rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
+    size_t dim, double lambda, size_t k);
+
+/* semid.c: residual vector quantisation, for semantic IDs */
+struct rec_rvq_level {
+	double error;		/* mean squared residual / the data's variance */
+	double use;		/* share of the codes used */
+	double entropy;		/* of the codes, in bits / log2(codes) */
+};
+
+/* Quantises n vectors x (n x dim) into levels codes each, k-means with
+ * k-means++ seeding per level on the residuals; deterministic for a
+ * seed.  Writes the codebook (levels x ncodes x dim), the codes
+ * (n x levels) and per-level figures.  progress: report on stderr. */
+void rec_rvq_train(const float *x, size_t n, size_t dim, size_t levels,
+    size_t ncodes, uint64_t seed, int iters, float *codebook,
+    uint16_t *codes, struct rec_rvq_level *stats, int progress);
+
+/* cf.c: collaborative filtering over a sparse user x item matrix */
+struct rec_csr {
+	uint32_t nrows, ncols;
+	uint64_t *ptr;		/* [nrows + 1] */
+	uint32_t *idx;		/* columns of each row, ascending, distinct */
+};
+
+/* builds m from n (row, col) pairs, dropping repeats */
+void rec_csr_build(struct rec_csr *m, uint32_t nrows, uint32_t ncols,
+    const uint32_t *row, const uint32_t *col, size_t n);
+void rec_csr_transpose(const struct rec_csr *m, struct rec_csr *t);
+void rec_csr_free(struct rec_csr *m);
+
+/* ItemKNN: for every item (column of ui) its k nearest items by cosine
+ * with shrinkage, |U_i and U_j| / (sqrt(|U_i| |U_j|) + shrink), best
+ * first: nbr and sim hold ncols x k, cnt how many each has */
+void rec_itemknn_train(const struct rec_csr *ui, size_t k, double shrink,
+    uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
+
+/* implicit ALS (Hu, Koren and Volinsky 2008): confidence 1 + alpha for
+ * an interaction, preference 1; user factors U (nrows x f) and item
+ * factors V (ncols x f), deterministic for a seed */
+void rec_als_train(const struct rec_csr *ui, size_t f, int iters,
+    double lambda, double alpha, uint64_t seed, float *U, float *V,
+    int progress);
+
+/* ease.c: the closed-form item-item model, and the blocked inverse it
+ * needs.  rec_spd_inverse inverts the symmetric positive definite
+ * n x n matrix A in place (full rows, both triangles read as the lower
+ * one); n must be a multiple of rec_spd_size's block; 0 if A is not
+ * positive definite. */
+size_t rec_spd_size(size_t n);
+int rec_spd_inverse(float *A, size_t n, int progress);
+
+/* EASE (Steck 2019): the dense item x item weights B (ld x ld, ld =
+ * rec_spd_size(ncols), padding zero), caller frees; item j scores
+ * sum of B[i][j] over the items i a user had */
+float *rec_ease_matrix(const struct rec_csr *ui, double lambda,
+    size_t *ld, int progress);
+
+/* EASE kept sparse: for every item its k largest positive weights to
+ * other items, largest first, stored as rec_itemknn_train stores them */
+void rec_ease_train(const struct rec_csr *ui, double lambda, size_t k,
+    uint32_t *nbr, float *sim, uint32_t *cnt, int progress);
+/* the same from a matrix rec_ease_matrix made, for ni items */
+void rec_ease_topk(const float *B, size_t ld, size_t ni, size_t k,
+    uint32_t *nbr, float *sim, uint32_t *cnt);
+
+/* BPR (Rendle et al. 2009) by stochastic gradient ascent on sampled
+ * (user, had, not had) triples, epochs x interactions of them; the last
+ * factor is an item bias (the user side holds 1 there), so scores are
+ * plain dot products of U (nrows x f) and V (ncols x f) */
+void rec_bpr_train(const struct rec_csr *ui, size_t f, int epochs,
+    double rate, double reg, uint64_t seed, float *U, float *V,
+    int progress);
+
+/* textenc.c: the catalog's own text encoder (PPMI + truncated SVD word
+ * vectors, subword buckets for unknown words) */
+#define REC_TEXT_BUCKETS 32768
+struct rec_textenc {
+	size_t dim, ndocs;
+	struct rec_hash words;	/* the vocabulary */
+	float *wvec;		/* words.n x dim, unit length */
+	float *idf;		/* words.n */
+	float *gvec;		/* REC_TEXT_BUCKETS x dim, zero where unused */
+};
+/* a word's vector and idf into vec and *idf, or with w NULL the vector
+ * of subword bucket n; 0 when there is none */
+typedef int rec_textenc_lookup(void *ctx, const char *w, size_t n,
+    float *vec, float *idf);
+/* trains e (which the caller frees with rec_textenc_free) from ndocs
+ * texts; deterministic for a seed */
+void rec_textenc_train(struct rec_textenc *e, const char *const *docs,
+    size_t ndocs, size_t dim, uint64_t seed, int progress);
+/* encodes text into out (e->dim floats, unit length or all zero),
+ * looking words up through look; returns how many words it could read
+ * (known, or through their pieces) */
+size_t rec_textenc_encode(const struct rec_textenc *e,
+    rec_textenc_lookup *look, void *lctx, const char *text, float *out);
+/* the lookup over a trained e in memory (lctx is e) */
+int rec_textenc_mem(void *ctx, const char *w, size_t n, float *vec,
+    float *idf);
+void rec_textenc_free(struct rec_textenc *e);
+
+/* dense.c: exact top-k by inner product or cosine over a row-major
+ * matrix (n x dim floats), close to memory bandwidth; and an IVF index
+ * (k-means lists, nprobe of them searched) for large spaces. */
+struct rec_dense_hit {
+	uint32_t row;
+	float score;
+};
+/* scores every row (rows with allow[row] == 0 are skipped when allow is
+ * given); norms: 1/|row| per row for cosine, or NULL for inner product;
+ * best k into out, best first, ties to the lower row; returns how many */
+size_t rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
+    const float *invnorm, const unsigned char *allow, size_t k,
+    struct rec_dense_hit *out);
+
+struct rec_ivf {
+	size_t nlist, dim;
+	float *centroid;	/* nlist x dim */
+	uint32_t *list;		/* rows, grouped by list */
+	size_t *start;		/* [nlist + 1] into list */
+	float *data;		/* the rows in list order: scans stay
+				 * sequential */
+};
+void rec_ivf_build(struct rec_ivf *ix, const float *m, size_t n, size_t dim,
+    size_t nlist, uint64_t seed);
+/* invnorm is indexed by the original row; the index keeps its own copy
+ * of the rows in list order */
+size_t rec_ivf_search(const struct rec_ivf *ix, const float *q,
+    const float *invnorm, size_t nprobe, size_t k,
+    struct rec_dense_hit *out);
+void rec_ivf_free(struct rec_ivf *ix);
+
+/* textenc.c: an encoder rec-train text wrote into the catalog as space: e holds
+ * its dimension and document count (no words: those are looked up one
+ * at a time through rec_textenc_db_lookup, ctx x); 0 when space is not
+ * one */
+struct rec_textenc_db {
+	struct rec_textenc e;
+	sqlite3_stmt *word, *piece;
+};
+int rec_textenc_db_open(struct rec_textenc_db *x, sqlite3 *db,
+    const char *space);
+int rec_textenc_db_lookup(void *ctx, const char *w, size_t n, float *vec,
+    float *idf);
+void rec_textenc_db_close(struct rec_textenc_db *x);
+
+#endif

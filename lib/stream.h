@@ -1,0 +1,130 @@
+/*
+ * stream.h: candidate records: JSONL and msgpack streams, in memory pools
+ *
+ * Ownership is stated once, in core.h, for every rec header.
+ */
+#ifndef REC_STREAM_H
+#define REC_STREAM_H
+
+#include "core.h"
+
+/* stream.c: candidate records */
+enum rec_format { REC_FMT_UNKNOWN, REC_FMT_JSONL, REC_FMT_MSGPACK };
+
+struct rec_record {
+	const char *raw;	/* the record as one msgpack map */
+	size_t rawlen;
+	const char *json;	/* the source line if compact JSON, or NULL */
+	size_t jsonlen;
+	msgpack_object map;	/* raw, parsed */
+	const char *id;		/* not NUL-terminated */
+	size_t idlen;
+	double score;
+	int has_score;
+	const char *src;	/* NULL when absent */
+	size_t srclen;
+};
+
+struct rec_reader {
+	int fd;
+	const char *name;	/* "stdin" or a file name, for messages */
+	enum rec_format format;
+	char *buf;
+	size_t cap, start, end;
+	int eof;
+	size_t maxrec;		/* REC_MAX_RECORD, bytes */
+	unsigned long line;	/* JSONL: line of the last record */
+	unsigned long nrec;	/* records read */
+	unsigned long long off;	/* msgpack: byte offset of last record */
+	unsigned long long consumed;
+	struct rec_buf pack;
+	struct rec_buf err;
+	msgpack_zone zone;
+	const char *mem;	/* rec_reader_init_mem: the input */
+	size_t memlen, mempos;
+};
+
+void rec_reader_init(struct rec_reader *r, int fd, const char *name);
+/* reads from data[0..len) instead of a file descriptor (fuzzing) */
+void rec_reader_init_mem(struct rec_reader *r, const char *data, size_t len,
+    const char *name);
+void rec_reader_free(struct rec_reader *r);
+/* 1 and *rec filled (valid until the next call), 0 at the end, -1 on
+ * bad input with "NAME:LINE: problem" in r->err */
+int rec_read(struct rec_reader *r, struct rec_record *rec);
+/* rec_read that dies on error */
+int rec_next(struct rec_reader *r, struct rec_record *rec);
+/* the value under key in a map, or NULL */
+const msgpack_object *rec_map_get(const msgpack_object *map,
+    const char *key);
+
+struct rec_writer {
+	int fd;
+	enum rec_format format;
+	struct rec_buf out;
+	struct rec_buf tmp;
+	struct rec_buf err;
+	unsigned long nout;
+	msgpack_zone zone;
+};
+
+/* format from -M, else REC_FORMAT; refuses msgpack to a terminal */
+void rec_writer_init(struct rec_writer *w, int fd, int msgpack_flag);
+void rec_write(struct rec_writer *w, const struct rec_record *rec);
+/* write a record given as msgpack bytes of one map */
+void rec_write_msgpack(struct rec_writer *w, const char *p, size_t n);
+void rec_writer_flush(struct rec_writer *w);
+/* flushes and closes; dies on a write error, quiet on EPIPE */
+void rec_writer_close(struct rec_writer *w);
+/* write(2) everything or die; EPIPE is a quiet end */
+void rec_write_all(int fd, const char *p, size_t n);
+
+/* Builds a record from an existing one: packs the map header for the
+ * kept keys plus nextra new ones, then the kept pairs; the caller packs
+ * its nextra pairs into pk afterwards.  Keys in drop (NULL-ended) and
+ * keys the caller will add must be listed in drop. */
+void rec_pack_map_except(msgpack_packer *pk, const msgpack_object *map,
+    const char *const *drop, size_t nextra);
+
+/* Packs a record scored by stage src: id, score, src, "scores" (the
+ * earlier stages' scores kept, src's set), "why" (the new reason added
+ * to the earlier ones; NULL adds none), then every other key of orig
+ * (NULL for a new record). */
+void rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why);
+
+/* pool semantics: 1 if standard input is a pipe, socket or file */
+int rec_stdin_is_pool(void);
+
+/* A candidate pool held in memory: every record's msgpack bytes, in
+ * order, and an index from id to the records with that id (a pool made
+ * by concatenating streams may hold an id more than once). */
+struct rec_pool {
+	struct rec_buf raw;	/* the records, back to back */
+	size_t *off;		/* record i is raw.data[off[i]..off[i+1]) */
+	size_t *idoff;		/* its id: raw.data[idoff[i]], idlen[i] bytes */
+	size_t *idlen;
+	double *score;		/* its score, 0 when it had none */
+	size_t n, cap;
+	struct rec_hash ids;	/* distinct ids, in order of first sight */
+	size_t *first, *last;	/* per distinct id: its first and last
+				 * records */
+	size_t *next;		/* per record: the next with the same id,
+				 * or (size_t)-1 */
+};
+
+/* reads all of r into p (dies on bad input) */
+void rec_pool_read(struct rec_pool *p, struct rec_reader *r);
+void rec_pool_free(struct rec_pool *p);
+/* Writes a record scored by stage src: with a pool, every pool record
+ * of id (keys kept, scores merged) while room lasts; without, a new
+ * record.  Returns how many were written. */
+size_t rec_write_scored(struct rec_writer *w, const struct rec_pool *pool,
+    const char *id, size_t idlen, double score, const char *src,
+    const char *why, size_t room);
+/* unpacks record i into obj, using zone */
+void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
+    msgpack_object *obj);
+
+#endif

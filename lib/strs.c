@@ -1,0 +1,46 @@
+/*
+ * strs.c: lists of strings (struct rec_strs), the small sets the
+ * planner, the profile and the evaluator keep: names, ids, tags.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+
+int
+rec_strs_has(const struct rec_strs *s, const char *v, int icase)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!(icase ? strcasecmp(s->v[i], v) : strcmp(s->v[i], v)))
+			return 1;
+	return 0;
+}
+
+void
+rec_strs_add(struct rec_strs *s, const char *v)
+{
+	if (rec_strs_has(s, v, 0))
+		return;
+	rec_strs_push(s, v, strlen(v));
+}
+
+void
+rec_strs_push(struct rec_strs *s, const char *v, size_t n)
+{
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	s->v[s->n++] = xstrndup(v, n);
+}
+
+void
+rec_strs_free(struct rec_strs *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
