@@ -44,13 +44,11 @@ main(int argc, char **argv)
 	struct rec_intent prev, in;
 	struct rec_turn t;
 	struct rec_kb *kb;
-	struct rec_buf reply = {0}, line = {0}, ij = {0}, pj = {0},
-	    mlog = {0};
+	struct rec_buf reply = {0}, line = {0}, mlog = {0};
 	char *msg = NULL, *bin;
 	size_t cap = 0;
 	ssize_t n;
-	int c, have, turn = 0, tty = isatty(0) && isatty(1);
-	FILE *sf = NULL;
+	int c, have, turn = 0, tty = isatty(0) && isatty(1), sfd = -1;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, ":d:P:S:u:hV", longopts, NULL)) != -1)
@@ -69,14 +67,15 @@ main(int argc, char **argv)
 	dbpath = rec_catalog_path(dbpath);
 	kb = rec_kb_load(dbpath);
 	bin = rec_bindir();
+	/* one writer per session: taken before reading it */
+	if (session)
+		sfd = rec_session_open(session);
 	have = session ? rec_session_last(session, &prev, &turn) : 0;
 	memset(&pf, 0, sizeof pf);
 	if (profile)
 		rec_profile_load(&pf, profile);
 	if (!have)
 		memset(&prev, 0, sizeof prev);
-	if (session && !(sf = fopen(session, "a")))
-		rec_die("cannot open session '%s': %m", session);
 	if (tty)
 		printf("rec: say what you would like to hear; an empty line "
 		    "ends.\n> ");
@@ -116,48 +115,34 @@ main(int argc, char **argv)
 		rec_chat_answer(kb, dbpath, bin, msg, &in, 1, &t, &mlog);
 		rec_buf_add(&reply, t.reply.data, t.reply.len);
 		gettimeofday(&t1, NULL);
-		rec_buf_reset(&ij);
-		rec_intent_json(&ij, &in);
-		rec_buf_reset(&pj);
-		rec_plan_json(&pj, &t.plan);
-		rec_buf_reset(&line);
-		rec_buf_printf(&line, "{\"turn\":%d,\"user\":", turn);
-		rec_json_string(&line, msg, strlen(msg));
-		rec_buf_adds(&line, ",\"reply\":");
-		rec_json_string(&line, reply.data, reply.len);
-		rec_buf_printf(&line, ",\"items\":%s,\"shell\":",
-		    t.items.data ? t.items.data : "[]");
-		rec_json_string(&line, t.shell.data ? t.shell.data : "",
-		    t.shell.len);
-		if (t.violated.len) {
-			rec_buf_adds(&line, ",\"violated\":");
-			rec_json_string(&line, t.violated.data, t.violated.len);
-		}
-		if (t.emptied.len) {
-			rec_buf_adds(&line, ",\"emptied\":");
-			rec_json_string(&line, t.emptied.data, t.emptied.len);
-		}
-		rec_buf_adds(&line, ",\"relaxed\":");
-		rec_json_string(&line, t.notes.data ? t.notes.data : "",
-		    t.notes.len);
-		if (mlog.len) {
-			rec_buf_adds(&line, ",\"model\":");
-			rec_json_string(&line, mlog.data, mlog.len);
-		}
-		rec_buf_printf(&line, ",\"failed\":%s,\"ms\":%.1f",
-		    t.failed ? "true" : "false",
-		    (t1.tv_sec - t0.tv_sec) * 1e3 +
-		    (t1.tv_usec - t0.tv_usec) / 1e3);
-		if (sf) {
-			fprintf(sf, "%s,\"intent\":%s,\"plan\":%s}\n", line.data,
-			    ij.data, pj.data);
-			if (fflush(sf))
-				rec_die("cannot write session '%s': %m", session);
+		{
+			struct rec_session_out o = {
+				.turn = turn, .user = msg,
+				.reply = reply.data ? reply.data : "",
+				.items = t.items.data ? t.items.data : "[]",
+				.shell = t.shell.data ? t.shell.data : "",
+				.violated = t.violated.len ? t.violated.data : NULL,
+				.emptied = t.emptied.len ? t.emptied.data : NULL,
+				.relaxed = t.notes.data ? t.notes.data : "",
+				.model = mlog.len ? mlog.data : NULL,
+				.failed = t.failed,
+				.ms = (t1.tv_sec - t0.tv_sec) * 1e3 +
+				    (t1.tv_usec - t0.tv_usec) / 1e3,
+				.intent = &in, .plan = &t.plan,
+			};
+			if (sfd >= 0) {
+				rec_buf_reset(&line);
+				rec_session_format(&line, &o, 1);
+				rec_session_append(sfd, session, line.data,
+				    line.len);
+			}
+			rec_buf_reset(&line);
+			rec_session_format(&line, &o, 0);
 		}
 		if (tty)
 			printf("%s> ", reply.data);
 		else
-			printf("%s}\n", line.data);
+			fputs(line.data, stdout);
 		fflush(stdout);
 		rec_turn_free(&t);
 		if (have)
@@ -166,7 +151,7 @@ main(int argc, char **argv)
 		have = 1;
 		rec_buf_reset(&reply);
 	}
-	if (sf && fclose(sf))
+	if (sfd >= 0 && close(sfd) < 0)
 		rec_die("cannot write session '%s': %m", session);
 	if (have)
 		rec_intent_free(&prev);
@@ -176,8 +161,6 @@ main(int argc, char **argv)
 	free(msg);
 	rec_buf_free(&reply);
 	rec_buf_free(&line);
-	rec_buf_free(&ij);
-	rec_buf_free(&pj);
 	rec_buf_free(&mlog);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");

@@ -216,37 +216,19 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 static void
 session(const struct rec_conv *c, size_t t, struct rec_buf *b)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i <= t; i++) {
 		const struct rec_conv_turn *ct = &c->turn[i];
-		rec_buf_printf(b, "{\"turn\":%zu,\"user\":", i + 1);
-		rec_json_string(b, ct->user, strlen(ct->user));
-		if (i == t) {
-			rec_buf_adds(b, "}\n");
-			break;
+		struct rec_session_out o = { .turn = (int)i + 1,
+		    .user = ct->user, .ms = -1 };
+		if (i < t) {
+			o.reply = ct->assistant ? ct->assistant : "";
+			o.shown = &ct->shown;
+			o.liked = &ct->liked;
+			o.disliked = &ct->disliked;
 		}
-		rec_buf_adds(b, ",\"reply\":");
-		rec_json_string(b, ct->assistant ? ct->assistant : "",
-		    ct->assistant ? strlen(ct->assistant) : 0);
-		rec_buf_adds(b, ",\"items\":[");
-		for (j = 0; j < ct->shown.n; j++) {
-			rec_buf_adds(b, j ? ",{\"id\":" : "{\"id\":");
-			rec_json_string(b, ct->shown.v[j], strlen(ct->shown.v[j]));
-			rec_buf_addc(b, '}');
-		}
-		rec_buf_adds(b, "],\"liked\":[");
-		for (j = 0; j < ct->liked.n; j++) {
-			rec_buf_adds(b, j ? "," : "");
-			rec_json_string(b, ct->liked.v[j], strlen(ct->liked.v[j]));
-		}
-		rec_buf_adds(b, "],\"disliked\":[");
-		for (j = 0; j < ct->disliked.n; j++) {
-			rec_buf_adds(b, j ? "," : "");
-			rec_json_string(b, ct->disliked.v[j],
-			    strlen(ct->disliked.v[j]));
-		}
-		rec_buf_adds(b, "]}\n");
+		rec_session_format(b, &o, 0);
 	}
 }
 

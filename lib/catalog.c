@@ -50,7 +50,98 @@ rec_catalog_open(const char *path)
 	sqlite3_finalize(st);
 	/* read through the page cache, not copies of it */
 	sqlite3_exec(db, "PRAGMA mmap_size = 4294967296", NULL, NULL, NULL);
+	rec_trace_opens++;
 	return db;
+}
+
+/* --- the catalog handle: one open database per process --- */
+
+struct rec_catalog *
+rec_catalog_load(const char *path)
+{
+	struct rec_catalog *c = xcalloc(1, sizeof *c);
+
+	c->path = xstrdup(rec_catalog_path(path));
+	c->db = rec_catalog_open(c->path);
+	c->title = rec_catalog_role(c->db, "title");
+	c->creator = rec_catalog_role(c->db, "creator");
+	c->collection = rec_catalog_role(c->db, "collection");
+	c->date = rec_catalog_role(c->db, "date");
+	c->popularity = rec_catalog_role(c->db, "popularity");
+	return c;
+}
+
+void
+rec_catalog_close(struct rec_catalog *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->sql.n; i++)
+		sqlite3_finalize(c->stmt[i]);
+	free(c->stmt);
+	rec_hash_free(&c->sql);
+	sqlite3_close(c->db);
+	free(c->path);
+	free(c->title);
+	free(c->creator);
+	free(c->collection);
+	free(c->date);
+	free(c->popularity);
+	free(c);
+}
+
+sqlite3_stmt *
+rec_catalog_prepare(struct rec_catalog *c, const char *sql,
+    const char *purpose)
+{
+	int added;
+	size_t k = rec_hash_put(&c->sql, sql, strlen(sql), &added);
+
+	if (added) {
+		c->stmt = xrealloc(c->stmt, c->sql.cap * sizeof *c->stmt);
+		if (sqlite3_prepare_v2(c->db, sql, -1, &c->stmt[k], NULL) !=
+		    SQLITE_OK)
+			rec_die("%s: %s", purpose, sqlite3_errmsg(c->db));
+	}
+	sqlite3_reset(c->stmt[k]);
+	sqlite3_clear_bindings(c->stmt[k]);
+	return c->stmt[k];
+}
+
+int
+rec_catalog_step(struct rec_catalog *c, sqlite3_stmt *st,
+    const char *purpose)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	rec_die("%s: %s", purpose, sqlite3_errmsg(c->db));
+}
+
+char *
+rec_catalog_field(struct rec_catalog *c, const char *col, const char *id,
+    size_t idlen)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (!col)
+		return NULL;
+	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?", col);
+	st = rec_catalog_prepare(c, sql.data, "reading an item");
+	sqlite3_bind_text(st, 1, id, (int)idlen, SQLITE_STATIC);
+	if (rec_catalog_step(c, st, "reading an item") &&
+	    sqlite3_column_text(st, 0))
+		v = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	rec_buf_free(&sql);
+	return v;
 }
 
 /* The roles a column can play; tools find "the title" or "the

@@ -74,6 +74,32 @@ const char *rec_table_get(const struct rec_table *t, size_t i);
  * clear message when it is missing or not a rec catalog */
 sqlite3 *rec_catalog_open(const char *path);
 const char *rec_catalog_path(const char *path);
+/* The catalog as a process holds it: opened once (read-only), its
+ * columns by role, and the statements it has prepared, kept for the
+ * next call.  Every SQLite error through it ends the program with the
+ * statement's purpose: "reading an item: no such column: x". */
+struct rec_catalog {
+	sqlite3 *db;
+	char *path;
+	/* the first column with each role, or NULL */
+	char *title, *creator, *collection, *date, *popularity;
+	struct rec_hash sql;	/* the statements' SQL text */
+	sqlite3_stmt **stmt;	/* by the index in sql */
+};
+/* opens path (else REC_DB) as rec_catalog_open does */
+struct rec_catalog *rec_catalog_load(const char *path);
+void rec_catalog_close(struct rec_catalog *c);
+/* the statement for sql, prepared on first use, reset and unbound;
+ * borrowed (the handle finalises it) */
+sqlite3_stmt *rec_catalog_prepare(struct rec_catalog *c, const char *sql,
+    const char *purpose);
+/* sqlite3_step: 1 for a row, 0 at the end; dies on an error */
+int rec_catalog_step(struct rec_catalog *c, sqlite3_stmt *st,
+    const char *purpose);
+/* the text of column col of item id, or NULL when the item or the value
+ * is missing (col NULL: NULL); caller frees */
+char *rec_catalog_field(struct rec_catalog *c, const char *col,
+    const char *id, size_t idlen);
 /* Opens a temporary copy of the catalog at path for writing (a new empty
  * one when fresh; an existing catalog is refused unless force), in a
  * transaction; rec_catalog_save() renames it into place.  A failure or a

@@ -55,14 +55,14 @@ rec_records_count(const char *p, size_t n, struct rec_intent *in)
  * did not do its work) are taken out of out, and said in note.  Returns
  * how many. */
 static size_t
-drop_violations(const char *dbpath, const struct rec_intent *in,
+drop_violations(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_buf *out, struct rec_buf *note)
 {
+	static const char what[] = "checking the list against the constraints";
 	struct rec_buf where = {0}, sql = {0}, ids = {0}, kept = {0};
 	struct rec_hash bad = {0};
 	struct rec_reader r;
 	struct rec_record rec;
-	sqlite3 *db;
 	sqlite3_stmt *st;
 	size_t n = 0;
 
@@ -78,17 +78,14 @@ drop_violations(const char *dbpath, const struct rec_intent *in,
 	}
 	rec_reader_free(&r);
 	rec_buf_addc(&ids, ']');
-	db = rec_catalog_open(dbpath);
 	rec_buf_printf(&sql, "SELECT id FROM items WHERE id IN (SELECT value "
 	    "FROM json_each(?)) AND NOT coalesce(%s, 0)", where.data);
-	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, ids.data, (int)ids.len, SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW)
-			rec_hash_put(&bad, (const char *)sqlite3_column_text(st, 0),
-			    (size_t)sqlite3_column_bytes(st, 0), NULL);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(db);
+	st = rec_catalog_prepare(kb->cat, sql.data, what);
+	sqlite3_bind_text(st, 1, ids.data, (int)ids.len, SQLITE_STATIC);
+	while (rec_catalog_step(kb->cat, st, what))
+		rec_hash_put(&bad, (const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0), NULL);
+	sqlite3_reset(st);
 	if (bad.n) {
 		rec_reader_init_mem(&r, out->data, out->len, "results");
 		while (rec_read(&r, &rec) > 0) {
@@ -160,7 +157,7 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		rec_plan_free(&t->plan);
 	}
 	if (!t->plan.ask && !t->failed)
-		drop_violations(dbpath, in, &t->out, &t->violated);
+		drop_violations(kb, in, &t->out, &t->violated);
 	rec_plan_shell(&t->shell, &t->plan);
 	if (t->plan.ask) {
 		rec_buf_printf(&t->reply, "%s\n", t->plan.ask);

@@ -10,8 +10,8 @@
 #include "stream.h"
 #include "catalog.h"
 
-/* plan.c: a request in plain words -> a formatted intent -> a plan of
- * rec tools (OMuleT's intent, then a fixed policy) */
+/* intent.c: the formatted intent (OMuleT's), what every planner path
+ * fills and the policy reads */
 #define REC_MAXC 16
 struct rec_cons {
 	char col[64];		/* an items column */
@@ -35,9 +35,11 @@ struct rec_intent {
 	struct rec_buf said;	/* what was understood, for the reply */
 };
 
-/* The catalog knowledge the planner links words to, loaded once. */
+/* kb.c: the catalog knowledge the planner links words to, loaded once
+ * per process over the catalog handle cat (which it owns) */
 struct rec_kb {
-	char *catalog;
+	struct rec_catalog *cat;
+	const char *catalog;		/* cat->path */
 	struct rec_hash creator;	/* folded name -> index in cname */
 	char **cname;			/* the catalog's spelling */
 	struct rec_hash title;		/* folded title -> index in tid */
@@ -60,12 +62,27 @@ struct rec_kb {
 
 struct rec_kb *rec_kb_load(const char *catalog);
 void rec_kb_free(struct rec_kb *kb);
+/* the key of h closest to s (folded) within max edits, or (size_t)-1 */
+size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);
 
-/* Parses message (with the previous turn's intent and shown items for
- * references, or NULL) into in. */
+/* parse.c: parses message (with the previous turn's intent and shown
+ * items for references, or NULL) into in, by rules */
 void rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in);
+
+/* intent.c */
 void rec_intent_free(struct rec_intent *in);
+/* adds a constraint (at most REC_MAXC; more are dropped) */
+void rec_intent_cons(struct rec_intent *in, const char *col, const char *op,
+    double v, const char *say);
+/* adds to what was understood: fmt with one %s */
+void rec_intent_said(struct rec_intent *in, const char *fmt, const char *a);
+/* what a turn keeps from the one before (prev may be NULL): the shown
+ * items, the dislikes, the creators named, the user */
+void rec_intent_carry(struct rec_intent *in, const struct rec_intent *prev);
+/* whether in names something to look for: items, creators, tags or
+ * words */
+int rec_intent_asks(const struct rec_intent *in);
 /* the intent from its JSON form (as rec_intent_json writes it) */
 void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
@@ -99,9 +116,49 @@ int rec_intent_model(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, const char *demos, struct rec_intent *in,
     struct rec_buf *log);
 
-/* the last turn's intent of a session file (rec-chat's), with every
- * item shown so far; 0 when there is no file or no turn */
+/* session.c: the session file (rec-session(5)), one JSON object per
+ * turn.  What a turn writes: the fields that are NULL (ms < 0) are left
+ * out; items is a JSON array of objects, or else shown gives the ids;
+ * full adds the intent and the plan (the file has them, rec-chat's
+ * standard output not). */
+struct rec_session_out {
+	int turn;
+	const char *user, *reply, *items;
+	const struct rec_strs *shown, *liked, *disliked;
+	const char *shell, *violated, *emptied, *relaxed, *model;
+	int failed;
+	double ms;
+	const struct rec_intent *intent;
+	const struct rec_plan *plan;
+};
+void rec_session_format(struct rec_buf *b, const struct rec_session_out *t,
+    int full);
+/* What a session file holds, turn by turn. */
+struct rec_session_turn {
+	char *user, *reply;
+	struct rec_strs shown, liked, disliked;
+	int has_intent;
+	struct rec_intent intent;
+};
+struct rec_session {
+	struct rec_session_turn *turn;
+	size_t n;
+};
+/* reads path into s: 1, or 0 when there is no such file; a line that is
+ * not a turn ends the program with "PATH:LINE: ..." */
+int rec_session_read(const char *path, struct rec_session *s);
+void rec_session_free(struct rec_session *s);
+/* the last turn's intent of a session file, with every item shown so
+ * far; 0 when there is no file or no turn */
 int rec_session_last(const char *path, struct rec_intent *prev, int *turns);
+/* opens path to append turns, locked for this process: a second writer
+ * is refused with a message; returns the descriptor */
+int rec_session_open(const char *path);
+/* appends line (n bytes, one turn) whole or not at all; dies on error */
+void rec_session_append(int fd, const char *path, const char *line,
+    size_t n);
+
+/* intent.c: the intent's JSON form */
 void rec_intent_json(struct rec_buf *b, const struct rec_intent *in);
 /* drops the constraint that narrows most (the last one added); returns
  * what was relaxed, or NULL when there is none */

@@ -62,6 +62,9 @@ char *xstrndup(const char *s, size_t n);
  * in and out that line reports */
 void rec_init(int argc, char **argv);
 void rec_trace_count(unsigned long in, unsigned long out);
+/* catalogs this process opened (catalog.c counts): the line says how
+ * many, so a test can see that a tool opens its catalog once */
+extern unsigned long rec_trace_opens;
 
 /* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
  * whenever cap > 0, so data can be used as a C string when the bytes
@@ -147,5 +150,13 @@ void rec_strs_push(struct rec_strs *s, const char *v, size_t n);
 /* whether s holds v (ASCII case folded with icase) */
 int rec_strs_has(const struct rec_strs *s, const char *v, int icase);
 void rec_strs_free(struct rec_strs *s);
+/* adds every string of from to to (rec_strs_add) */
+void rec_strs_copy(struct rec_strs *to, const struct rec_strs *from);
+/* appends "key":[...] */
+void rec_strs_json(struct rec_buf *b, const char *key,
+    const struct rec_strs *s);
+/* adds the strings of a msgpack array (other values are skipped; o may
+ * be NULL or not an array) */
+void rec_strs_from(struct rec_strs *s, const msgpack_object *o);
 
 #endif

@@ -98,14 +98,13 @@ struct facts {
 };
 
 static void
-facts_of(sqlite3_stmt *st, const char *id, size_t len, struct facts *f)
+facts_of(struct rec_catalog *c, sqlite3_stmt *st, const char *id, size_t len,
+    struct facts *f)
 {
 	memset(f, 0, sizeof *f);
-	if (!st)
-		return;
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, id, (int)len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW)
+	if (!rec_catalog_step(c, st, "reading the items to show"))
 		return;
 	if (sqlite3_column_text(st, 0))
 		f->title = xstrdup((const char *)sqlite3_column_text(st, 0));
@@ -125,8 +124,7 @@ rec_respond(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_reader r;
 	struct rec_record rec;
 	struct rec_buf line = {0}, sql = {0};
-	sqlite3 *db = rec_catalog_open(kb->catalog);
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 	struct facts f;
 	size_t n = 0;
 	int rc;
@@ -139,15 +137,14 @@ rec_respond(struct rec_kb *kb, const struct rec_intent *in,
 	    kb->c_year || kb->c_date ? "\"" : "", kb->c_year ? kb->c_year :
 	    kb->c_date ? kb->c_date : "NULL", kb->c_year || kb->c_date ?
 	    "\"" : "");
-	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK)
-		st = NULL;
+	st = rec_catalog_prepare(kb->cat, sql.data, "reading the items to show");
 	rec_buf_reset(reply);
 	rec_buf_reset(items);
 	rec_buf_addc(items, '[');
 	rec_reader_init_mem(&r, records, len, "results");
 	while ((rc = rec_read(&r, &rec)) > 0) {
 		n++;
-		facts_of(st, rec.id, rec.idlen, &f);
+		facts_of(kb->cat, st, rec.id, rec.idlen, &f);
 		rec_buf_reset(&line);
 		rec_buf_printf(&line, "%zu. %s", n, f.title ? f.title : "?");
 		if (f.creator)
@@ -214,9 +211,7 @@ rec_respond(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_addc(reply, '\n');
 	}
 	rec_reader_free(&r);
-	if (st)
-		sqlite3_finalize(st);
-	sqlite3_close(db);
+	sqlite3_reset(st);
 	rec_buf_free(&line);
 	rec_buf_free(&sql);
 }

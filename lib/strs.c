@@ -44,3 +44,43 @@ rec_strs_free(struct rec_strs *s)
 	free(s->v);
 	memset(s, 0, sizeof *s);
 }
+
+void
+rec_strs_copy(struct rec_strs *to, const struct rec_strs *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->n; i++)
+		rec_strs_add(to, from->v[i]);
+}
+
+void
+rec_strs_json(struct rec_buf *b, const char *key, const struct rec_strs *s)
+{
+	size_t i;
+
+	rec_buf_printf(b, "\"%s\":[", key);
+	for (i = 0; i < s->n; i++) {
+		if (i)
+			rec_buf_addc(b, ',');
+		rec_json_string(b, s->v[i], strlen(s->v[i]));
+	}
+	rec_buf_addc(b, ']');
+}
+
+void
+rec_strs_from(struct rec_strs *s, const msgpack_object *o)
+{
+	uint32_t i;
+	char *v;
+
+	if (!o || o->type != MSGPACK_OBJECT_ARRAY)
+		return;
+	for (i = 0; i < o->via.array.size; i++)
+		if (o->via.array.ptr[i].type == MSGPACK_OBJECT_STR) {
+			v = xstrndup(o->via.array.ptr[i].via.str.ptr,
+			    o->via.array.ptr[i].via.str.size);
+			rec_strs_add(s, v);
+			free(v);
+		}
+}

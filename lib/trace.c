@@ -14,6 +14,8 @@
 
 #include "core.h"
 
+unsigned long rec_trace_opens;
+
 static int saved_argc;
 static char **saved_argv;
 static struct timeval started;
@@ -66,6 +68,8 @@ trace_write(int status)
 	rec_buf_printf(&b, "],\"pid\":%ld,\"in\":%lu,\"out\":%lu,"
 	    "\"ms\":%.3f,\"status\":%d", (long)getpid(), trace_in, trace_out,
 	    ms, status);
+	if (rec_trace_opens)
+		rec_buf_printf(&b, ",\"opens\":%lu", rec_trace_opens);
 	if (rec_last_error[0]) {
 		rec_buf_adds(&b, ",\"error\":");
 		rec_json_string(&b, rec_last_error, strlen(rec_last_error));

@@ -68,7 +68,7 @@ test_fail 'a request that is not UTF-8' 1 'not valid UTF-8' 'printf "rock \377" 
 test_fail 'no request' 2 'give a MESSAGE' 'rec-plan < /dev/null'
 
 # references to earlier turns, from a session file
-printf '%s\n' '{"turn":1,"user":"metal","shown":["s05","s06","s07"],"intent":{"liked_creators":["Metallica"],"constraints":[{"column":"tempo","op":">","value":100,"say":"fast"}]}}' > session.jsonl
+printf '%s\n' '{"turn":1,"user":"metal","items":[{"id":"s05"},{"id":"s06"},{"id":"s07"}],"intent":{"liked_creators":["Metallica"],"constraints":[{"column":"tempo","op":">","value":100,"say":"fast"}]}}' > session.jsonl
 test_ok 'the second one' \
 	'j -S session.jsonl "more like the second one" > out && grep -q "\"liked_items\":\[\"s06\"\]" out &&
 	 grep -q "\"shown\":\[\"s05\",\"s06\",\"s07\"\]" out'
