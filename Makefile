@@ -30,7 +30,7 @@ LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(O)/lib/%.o)
 BINS = $(TOOLS:%=$(O)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
-MAN5 = man/rec-candidates.5 man/rec-bench.5
+MAN5 = man/rec-candidates.5 man/rec-bench.5 man/rec-session.5
 MAN7 = man/rec.7 man/rec-pipelines.7
 PIPELINES = similar for-user new-for-user cold-start continue
 BENCHBIN = $(O)/bench/mpbare $(O)/bench/gen $(O)/bench/bm25 $(O)/bench/cfeval $(O)/bench/dense

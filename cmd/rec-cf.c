@@ -33,6 +33,7 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
+static struct rec_catalog *cat;
 static sqlite3 *db;
 static int lenient;
 
@@ -64,38 +65,22 @@ model_kind(const char *model)
 static int
 item_exists(const char *id)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT 1 FROM items "
+	    "WHERE id = ?", "looking up a seed");
 	int found;
 
-	sqlite3_prepare_v2(db, "SELECT 1 FROM items WHERE id = ?", -1, &st,
-	    NULL);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
+	found = rec_catalog_step(cat, st, "looking up a seed");
+	sqlite3_reset(st);
 	return found;
 }
 
+/* the title of an item for its reason, or its id; caller frees */
 static char *
 title_of(const char *id)
 {
-	static char *col;
-	static int looked;
-	sqlite3_stmt *st;
-	struct rec_buf sql = {0};
-	char *t = NULL;
+	char *t = rec_catalog_field(cat, cat->title, id, strlen(id));
 
-	if (!looked++)
-		col = rec_catalog_role(db, "title");
-	if (!col)
-		return xstrdup(id);
-	rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?", col);
-	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			t = xstrdup((const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	rec_buf_free(&sql);
 	return t ? t : xstrdup(id);
 }
 
@@ -203,7 +188,8 @@ main(int argc, char **argv)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
 	if (!like == !user)
 		rec_usage_die("give --like or --user (one of them)");
-	db = rec_catalog_open(dbpath);
+	cat = rec_catalog_load(dbpath);
+	db = cat->db;
 	kind = model_kind(model);
 	if (like) {
 		char *copy = xstrdup(like), *tok, *save = NULL;
@@ -363,6 +349,6 @@ main(int argc, char **argv)
 	rec_hash_free(&allow);
 	rec_pool_free(&pool);
 	rec_buf_free(&why);
-	sqlite3_close(db);
+	rec_catalog_close(cat);
 	rec_exit(0);
 }
