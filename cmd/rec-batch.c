@@ -54,6 +54,7 @@ static int quiet, progress;
 static sqlite3 *stage;		/* the run being made (-o) */
 static size_t nusers, ndone, nfailed, nitems;
 static double t0;
+static volatile sig_atomic_t stopped;	/* by a signal: end the run */
 
 static void
 utc(char *buf, size_t n)
@@ -69,7 +70,7 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	rec_jobs_stop = 1;
+	stopped = 1;
 }
 
 static void
@@ -203,7 +204,7 @@ job_rows(struct row_ctx *c, struct rec_job *job, struct rec_buf *err)
 	size_t rank = 0;
 	int st, ok = 1;
 
-	rec_buf_printf(&name, "output for '%s'", job->user);
+	rec_buf_printf(&name, "output for '%s'", job->name);
 	/* all of it is checked before any of it is kept */
 	rec_reader_init_mem(&r, job->out.data ? job->out.data : "",
 	    job->out.len, name.data);
@@ -418,6 +419,9 @@ publish(void)
 
 struct feed {
 	struct rec_jobs *jobs;
+	char **argv;		/* the command */
+	size_t argc;
+	const char *place;	/* -I */
 	struct row_ctx *rows;
 	sqlite3_stmt *mark;
 	size_t since_commit;
@@ -432,7 +436,7 @@ finish(struct feed *f, struct rec_job *job)
 	int ok;
 
 	utc(t, sizeof t);
-	f->rows->user = job->user;
+	f->rows->user = job->name;
 	f->rows->time = t;
 	if (rec_jobs_ok(job))
 		ok = job_rows(f->rows, job, &err);
@@ -442,14 +446,14 @@ finish(struct feed *f, struct rec_job *job)
 	}
 	if (!ok) {
 		if (!quiet || maxfail == 0)
-			rec_warn("user '%s': the command %s", job->user,
+			rec_warn("user '%s': the command %s", job->name,
 			    err.data);
 		if (stage) {	/* its rows, if any, go */
 			sqlite3_stmt *st;
 			if (sqlite3_prepare_v2(stage, "DELETE FROM rows WHERE "
 			    "user = ?", -1, &st, NULL))
 				rec_sqlite_die(stage, partial);
-			sqlite3_bind_text(st, 1, job->user, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 1, job->name, -1, SQLITE_STATIC);
 			sqlite3_step(st);
 			sqlite3_finalize(st);
 		}
@@ -459,7 +463,7 @@ finish(struct feed *f, struct rec_job *job)
 	if (stage) {
 		sqlite3_reset(f->mark);
 		sqlite3_bind_int(f->mark, 1, ok ? 1 : 2);
-		sqlite3_bind_text(f->mark, 2, job->user, -1, SQLITE_STATIC);
+		sqlite3_bind_text(f->mark, 2, job->name, -1, SQLITE_STATIC);
 		if (sqlite3_step(f->mark) != SQLITE_DONE)
 			rec_sqlite_die(stage, partial);
 		/* commit now and then: a crash redoes only those users */
@@ -504,9 +508,9 @@ run_one(const char *u, size_t n, void *ctx)
 			interrupted(f);
 		finish(f, job);
 	}
-	if (rec_jobs_stop)
+	if (stopped)
 		interrupted(f);
-	rec_jobs_start(f->jobs, user);
+	rec_batch_start(f->jobs, f->argv, f->argc, f->place, user);
 	free(user);
 }
 
@@ -728,9 +732,12 @@ main(int argc, char **argv)
 		rec_buf_adds(&cmd, i > (size_t)optind ? " " : "");
 		rec_buf_adds(&cmd, argv[i]);
 	}
-	rec_jobs_init(&jobs, argv + optind, (size_t)(argc - optind), place,
-	    njobs, 64 << 20);
+	rec_jobs_init(&jobs, njobs, 64 << 20);
+	jobs.stop = &stopped;
 	f.jobs = &jobs;
+	f.argv = argv + optind;
+	f.argc = (size_t)(argc - optind);
+	f.place = place;
 	f.rows = &rows;
 	f.last_commit = rec_now();
 	if (results) {
@@ -762,7 +769,7 @@ main(int argc, char **argv)
 			interrupted(&f);
 		finish(&f, job);
 	}
-	if (rec_jobs_stop)
+	if (stopped)
 		interrupted(&f);
 	if (results) {
 		sqlite3_finalize(rows.ins);

@@ -2,16 +2,11 @@
  * rec-eval: scores recommendations on logged conversations (rec-bench(5)):
  * rec's own conversational pipeline, or any command.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -238,64 +233,16 @@ static void
 run_cmd(const struct rec_conv *c, size_t t, struct result *r)
 {
 	struct rec_buf in = {0}, out = {0}, err = {0};
-	int to[2], from[2], status;
-	size_t off = 0;
-	pid_t pid;
-	char buf[65536];
+	struct rec_child ch = {0};
+	int status;
 
 	session(c, t, &in);
-	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
-		rec_die("pipe: %m");
-	pid = rec_spawn(cmd, to[0], from[1]);
-	/* write the session and read the answer together, so a command
-	 * that answers before reading everything cannot block us */
-	fcntl(to[1], F_SETFL, O_NONBLOCK);
-	for (;;) {
-		struct pollfd pf[2];
-		int np = 0;
-		ssize_t k;
-		pf[np].fd = from[0];
-		pf[np++].events = POLLIN;
-		if (to[1] >= 0) {
-			pf[np].fd = to[1];
-			pf[np++].events = POLLOUT;
-		}
-		if (poll(pf, (nfds_t)np, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			rec_die("poll: %m");
-		}
-		if (np == 2 && pf[1].revents) {
-			k = write(to[1], in.data + off, in.len - off);
-			if (k > 0)
-				off += (size_t)k;
-			if (k < 0 && errno != EAGAIN && errno != EINTR)
-				off = in.len;	/* it stopped reading */
-			if (off == in.len) {
-				close(to[1]);
-				to[1] = -1;
-			}
-		}
-		if (pf[0].revents) {
-			k = read(from[0], buf, sizeof buf);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			rec_buf_add(&out, buf, (size_t)k);
-		}
-	}
-	if (to[1] >= 0)
-		close(to[1]);
-	close(from[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			rec_die("waitpid: %m");
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	ch.argv = cmd;
+	status = rec_child_pipe(&ch, in.data, in.len, &out);
+	if (!rec_proc_ok(status)) {
 		r->failed = 1;
-		rec_buf_printf(&err, WIFEXITED(status) ? "the command failed "
-		    "with status %d" : "the command was killed by signal %d",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		rec_buf_adds(&err, "the command ");
+		rec_proc_describe(&err, status);
 	} else {
 		ids_of(out.data, out.len, &r->ids, "the command's output", &err);
 		if (err.len)
@@ -388,73 +335,64 @@ get_result(const char *line, size_t n, struct result *res)
 	rec_buf_free(&err);
 }
 
+static size_t nworkers;
+
+/* a worker (a job of run_all): every nworkers-th point from the one
+ * in arg, a result line each on its standard output */
+static int
+worker(void *arg)
+{
+	struct rec_buf b = {0};
+	size_t p;
+
+	if (!cmd)
+		kb = rec_kb_load(dbpath);
+	for (p = (size_t)(uintptr_t)arg; p < npoints; p += nworkers) {
+		struct result r;
+		run_point(p, &r);
+		rec_buf_reset(&b);
+		put_result(&b, p, &r);
+		rec_write_all(1, b.data, b.len);
+		rec_strs_free(&r.ids);
+		free(r.plan);
+	}
+	rec_buf_free(&b);
+	return 0;
+}
+
 static void
 run_all(struct result *res, size_t njobs, int progress)
 {
-	int *fd = xcalloc(njobs, sizeof *fd);
-	pid_t *pid = xcalloc(njobs, sizeof *pid);
-	struct rec_buf *acc = xcalloc(njobs, sizeof *acc);
-	size_t w, done = 0, open_fds = njobs, p;
+	struct rec_jobs jobs;
+	struct rec_job *job;
+	size_t w, done = 0;
+	int failed = 0, status = 0;
 	double last = 0;
 
+	nworkers = njobs;
+	rec_jobs_init(&jobs, njobs, (size_t)-1);
+	jobs.stream = 1;
 	for (w = 0; w < njobs; w++) {
-		int pfd[2];
-		if (pipe(pfd) < 0)
-			rec_die("pipe: %m");
-		fflush(NULL);
-		if ((pid[w] = fork()) < 0)
-			rec_die("fork: %m");
-		if (!pid[w]) {
-			struct rec_buf b = {0};
-			close(pfd[0]);
-			if (!cmd)
-				kb = rec_kb_load(dbpath);
-			for (p = w; p < npoints; p += njobs) {
-				struct result r;
-				run_point(p, &r);
-				rec_buf_reset(&b);
-				put_result(&b, p, &r);
-				rec_write_all(pfd[1], b.data, b.len);
-				rec_strs_free(&r.ids);
-				free(r.plan);
-			}
-			_exit(0);
-		}
-		close(pfd[1]);
-		fd[w] = pfd[0];
+		struct rec_child c = {0};
+		c.fn = worker;
+		c.arg = (void *)(uintptr_t)w;
+		rec_jobs_start(&jobs, &c, NULL);
 	}
-	while (open_fds) {
-		struct pollfd *pf = xcalloc(njobs, sizeof *pf);
-		char buf[65536];
-		for (w = 0; w < njobs; w++) {
-			pf[w].fd = fd[w];
-			pf[w].events = POLLIN;
+	while ((job = rec_jobs_wait(&jobs))) {
+		char *nl;
+		while (job->out.len && (nl = memchr(job->out.data, '\n',
+		    job->out.len))) {
+			size_t len = (size_t)(nl - job->out.data);
+			get_result(job->out.data, len, res);
+			done++;
+			memmove(job->out.data, nl + 1, job->out.len - len - 1);
+			job->out.len -= len + 1;
 		}
-		if (poll(pf, (nfds_t)njobs, -1) < 0 && errno != EINTR)
-			rec_die("poll: %m");
-		for (w = 0; w < njobs; w++) {
-			ssize_t k;
-			char *nl;
-			if (fd[w] < 0 || !pf[w].revents)
-				continue;
-			k = read(fd[w], buf, sizeof buf);
-			if (k <= 0) {
-				close(fd[w]);
-				fd[w] = -1;
-				open_fds--;
-				continue;
-			}
-			rec_buf_add(&acc[w], buf, (size_t)k);
-			while (acc[w].len && (nl = memchr(acc[w].data, '\n',
-			    acc[w].len))) {
-				size_t len = (size_t)(nl - acc[w].data);
-				get_result(acc[w].data, len, res);
-				done++;
-				memmove(acc[w].data, nl + 1, acc[w].len - len - 1);
-				acc[w].len -= len + 1;
-			}
+		if (job->ended) {
+			if (!rec_proc_ok(job->status) && !failed++)
+				status = job->status;
+			rec_jobs_release(&jobs, job);
 		}
-		free(pf);
 		if (progress && (rec_now() * 1e3 - last > 200 || done == npoints)) {
 			fprintf(stderr, "\r%s: %zu of %zu points", rec_progname,
 			    done, npoints);
@@ -463,21 +401,14 @@ run_all(struct result *res, size_t njobs, int progress)
 	}
 	if (progress)
 		fputc('\n', stderr);
-	for (w = 0; w < njobs; w++) {
-		int st;
-		while (waitpid(pid[w], &st, 0) < 0)
-			if (errno != EINTR)
-				rec_die("waitpid: %m");
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			rec_die("a worker failed (status %d)", WIFEXITED(st) ?
-			    WEXITSTATUS(st) : 128 + WTERMSIG(st));
-		rec_buf_free(&acc[w]);
+	rec_jobs_free(&jobs);
+	if (failed) {
+		struct rec_buf b = {0};
+		rec_proc_describe(&b, status);
+		rec_die("a worker %s", b.data);
 	}
 	if (done != npoints)
 		rec_die("the workers scored %zu of %zu points", done, npoints);
-	free(fd);
-	free(pid);
-	free(acc);
 }
 
 /* ---- the simulated user (InteRecAgent's protocol, without a model) ---- */

@@ -1,6 +1,6 @@
 /*
- * batch.h: lists for many users (rec-batch jobs) and the evaluation of
- * conversations (rec-eval)
+ * batch.h: lists for many users (rec-batch's command, run as proc.h's
+ * jobs) and the evaluation of conversations (rec-eval)
  *
  * Ownership is stated once, in core.h, for every rec header.
  */
@@ -8,47 +8,15 @@
 #define REC_BATCH_H
 
 #include "converse.h"
+#include "proc.h"
 
-/* batch.c: one command per user, up to max at once, for rec-batch.  A
- * job's standard output is kept whole until it ends (maxout bytes at
- * most: past that it is killed); its standard input is /dev/null and
- * its standard error ours. */
-struct rec_job {
-	int pid;		/* 0: a free slot */
-	int fd;
-	char *user;
-	struct rec_buf out;
-	int status;		/* its wait status, once ended */
-	int too_big;
-};
-struct rec_jobs {
-	char **argv;		/* the command; borrowed */
-	size_t argc;
-	const char *placeholder;	/* replaced by the user; NULL: the
-					 * user is the last argument */
-	size_t max, n, maxout;
-	struct rec_job *job;
-};
-/* set from a signal handler: rec_jobs_wait returns NULL */
-extern volatile sig_atomic_t rec_jobs_stop;
-void rec_jobs_init(struct rec_jobs *j, char **argv, size_t argc,
-    const char *placeholder, size_t max, size_t maxout);
-/* forks and runs argv (found on PATH) with in and out as its standard
- * input and output, which the parent then closes; its standard error
- * is ours.  A command that cannot be run says why and exits 127. */
-pid_t rec_spawn(char *const *argv, int in, int out);
-/* starts the command for user; needs j->n < j->max */
-void rec_jobs_start(struct rec_jobs *j, const char *user);
-/* waits for a job to end and returns it (read it, then release it);
- * NULL when none is running or rec_jobs_stop was set */
-struct rec_job *rec_jobs_wait(struct rec_jobs *j);
-void rec_jobs_release(struct rec_jobs *j, struct rec_job *job);
-/* ends every running job (SIGTERM) and waits for it */
-void rec_jobs_kill(struct rec_jobs *j);
-void rec_jobs_free(struct rec_jobs *j);
-int rec_jobs_ok(const struct rec_job *job);
-/* appends how a failed job failed: "failed with status 1" */
-void rec_jobs_describe(struct rec_buf *b, const struct rec_job *job);
+/* batch.c: starts rec-batch's command (argv[0..argc), found on PATH)
+ * for user as a job of j: the user put where placeholder is in the
+ * arguments, or with placeholder NULL added as the last argument; its
+ * standard input /dev/null, its standard error ours.  The job is named
+ * by the user. */
+struct rec_job *rec_batch_start(struct rec_jobs *j, char *const *argv,
+    size_t argc, const char *placeholder, const char *user);
 
 /* eval.c: rec-bench(5) conversations, and the metrics of rec-eval */
 struct rec_conv_turn {

@@ -121,6 +121,7 @@ rec_turn_free(struct rec_turn *t)
 	rec_buf_free(&t->emptied);
 	rec_buf_free(&t->violated);
 	rec_buf_free(&t->shell);
+	rec_buf_free(&t->fail.err);
 	memset(t, 0, sizeof *t);
 }
 
@@ -137,7 +138,7 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		if (t->plan.ask)
 			break;
 		t->failed = rec_plan_run(&t->plan, bin, dbpath, &t->out,
-		    &t->err) < 0;
+		    &t->err, &t->fail) < 0;
 		if (t->failed)
 			break;
 		got = rec_records_count(t->out.data, t->out.len, NULL);
@@ -164,23 +165,19 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		rec_buf_reset(&t->items);
 		rec_buf_adds(&t->items, "[]");
 	} else if (t->failed) {
-		/* never shown as "no results": the summary, and the first
-		 * thing a stage said */
-		char *nl = strchr(t->err.data ? t->err.data : "", '\n'), *why;
-		if (nl) {
-			*nl = 0;
-			why = nl + 1;
-			while (!strncmp(why, "rec: stage", 10) &&
-			    strchr(why, '\n'))
-				why = strchr(why, '\n') + 1;
-			if ((nl = strchr(why, '\n')))
-				*nl = 0;
+		/* never shown as "no results": the stage that failed, how,
+		 * and the first thing that stage said */
+		const char *why = t->fail.err.data ? t->fail.err.data : "";
+		rec_buf_adds(&t->reply, "Something went wrong on my side: ");
+		if (t->fail.stage) {
+			rec_buf_printf(&t->reply, "stage '%s' ",
+			    t->fail.stage->argv[0]);
+			rec_proc_describe(&t->reply, t->fail.status);
 		} else
-			why = NULL;
-		rec_buf_printf(&t->reply, "Something went wrong on my side: %s",
-		    t->err.data ? t->err.data : "a stage failed");
-		if (why && *why && strncmp(why, "rec: stage", 10))
-			rec_buf_printf(&t->reply, " (%s)", why);
+			rec_buf_adds(&t->reply, "a stage failed");
+		if (*why && *why != '\n')
+			rec_buf_printf(&t->reply, " (%.*s)",
+			    (int)strcspn(why, "\n"), why);
 		rec_buf_adds(&t->reply, ". This is not an empty result; please "
 		    "try again.\n");
 		rec_buf_reset(&t->items);

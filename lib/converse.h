@@ -9,6 +9,7 @@
 
 #include "stream.h"
 #include "catalog.h"
+#include "proc.h"
 
 /* intent.c: the formatted intent (OMuleT's), what every planner path
  * fills and the policy reads */
@@ -187,12 +188,21 @@ void rec_plan_shell(struct rec_buf *b, const struct rec_plan *p);
 void rec_plan_json(struct rec_buf *b, const struct rec_plan *p);
 void rec_shell_quote(struct rec_buf *b, const char *s);
 
+/* which stage of a plan failed, and how */
+struct rec_plan_fail {
+	const struct rec_stage *stage;	/* in the plan run; borrowed */
+	int status;			/* its wait status */
+	struct rec_buf err;		/* what it wrote on standard error */
+};
 /* run.c: runs a plan without a shell: the rec tools from bindir, stdin
- * of the sources /dev/null, msgpack between stages; the last stage's
- * output in out, every stage's standard error in err.  0, or -1 when a
- * stage failed (err says which). */
+ * of the sources /dev/null, msgpack between stages, REC_DB, REC_FORMAT
+ * and REC_TRACE set for the stages alone; the last stage's output in
+ * out; in err a line saying which stage failed and how, then what every
+ * stage wrote on standard error.  0, or -1 when a stage failed: fail
+ * (when not NULL) says which. */
 int rec_plan_run(const struct rec_plan *p, const char *bindir,
-    const char *catalog, struct rec_buf *out, struct rec_buf *err);
+    const char *catalog, struct rec_buf *out, struct rec_buf *err,
+    struct rec_plan_fail *fail);
 /* the REC_TRACE lines of the last rec_plan_run, one JSON object per
  * stage in the order they ended */
 const char *rec_plan_trace(void);
@@ -233,6 +243,7 @@ struct rec_turn {
 	struct rec_buf out;	/* the candidate records of the plan */
 	struct rec_buf err, reply, items, notes, emptied, violated, shell;
 	int failed;
+	struct rec_plan_fail fail;	/* when failed: which stage, how */
 };
 /* where the rec tools are: $REC_BIN, else beside this program; caller
  * frees */

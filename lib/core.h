@@ -4,8 +4,9 @@
  * the byte-string hash and lists of strings.  The headers above it:
  * stream.h (candidate streams), catalog.h (the SQLite catalog and the
  * tables it is built from), retrieve.h (the retrievers and the ranker),
- * converse.h (intent, plan, conversation, reply, model) and batch.h
- * (jobs and evaluation).  Each includes the ones it builds on.
+ * proc.h (child processes, pipelines, jobs run at once), converse.h
+ * (intent, plan, conversation, reply, model) and batch.h (rec-batch's
+ * command, evaluation).  Each includes the ones it builds on.
  *
  * Ownership, once for the whole API: a function that returns a pointer
  * to memory it allocated says so and the caller frees it; everything

@@ -7,6 +7,7 @@
 #define REC_H
 
 #include "core.h"
+#include "proc.h"
 #include "stream.h"
 #include "catalog.h"
 #include "retrieve.h"

@@ -1,40 +1,14 @@
 /*
- * run.c: runs a plan as a pipeline of rec tools without a shell: what a
- * person or a model wrote only ever becomes an argument of execv(2).
+ * run.c: runs a plan as a pipeline of rec tools (proc.c's, so without
+ * a shell), with the stages' REC_TRACE lines for the critic.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "converse.h"
-
-static void __attribute__((noreturn))
-exec_stage(const struct rec_stage *s, const char *bindir)
-{
-	struct rec_buf path = {0};
-
-	rec_buf_printf(&path, "%s/%s", bindir, s->argv[0]);
-	execv(path.data, s->argv);
-	fprintf(stderr, "%s: cannot run '%s': %s\n", s->argv[0], path.data,
-	    strerror(errno));
-	_exit(127);
-}
-
-static void
-describe(struct rec_buf *err, const struct rec_stage *s, int status)
-{
-	rec_buf_printf(err, "stage '%s' ", s->argv[0]);
-	if (WIFSIGNALED(status))
-		rec_buf_printf(err, "was killed by signal %d",
-		    WTERMSIG(status));
-	else
-		rec_buf_printf(err, "failed with status %d",
-		    WEXITSTATUS(status));
-}
 
 static struct rec_buf trace;
 
@@ -96,127 +70,108 @@ rec_plan_emptied(void)
 	return found;
 }
 
+/* where the stages' REC_TRACE lines go: a new file in $TMPDIR */
+static int
+trace_file(struct rec_buf *path)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	rec_buf_reset(path);
+	rec_buf_printf(path, "%s/rec-trace.XXXXXX", dir);
+	if ((fd = mkostemp(path->data, O_CLOEXEC)) < 0)
+		rec_die("cannot create a temporary file in '%s': %m", dir);
+	return fd;
+}
+
 int
 rec_plan_run(const struct rec_plan *p, const char *bindir,
-    const char *catalog, struct rec_buf *out, struct rec_buf *err)
+    const char *catalog, struct rec_buf *out, struct rec_buf *err,
+    struct rec_plan_fail *fail)
 {
-	pid_t *pid = xcalloc(p->nfilt + 2, sizeof *pid);
-	int in = -1, fd[2], errfd, status, failed = 0, devnull;
-	char tmpl[] = "/tmp/rec-run.XXXXXX", ttmpl[] = "/tmp/rec-trace.XXXXXX";
-	char buf[65536];
-	int tracefd;
-	ssize_t n;
-	size_t i;
+	size_t n = p->nsrc + p->nfilt, i;
+	struct rec_child *c = xcalloc(n + 1, sizeof *c);
+	struct rec_buf *file = xcalloc(n + 1, sizeof *file);
+	struct rec_buf path = {0}, env_trace = {0}, env_db = {0};
+	struct rec_pipeline pl = {0};
+	char *env[4], buf[65536];
+	int tracefd, failed;
+	ssize_t r;
 
 	rec_buf_reset(out);
 	rec_buf_reset(err);
-	errfd = mkstemp(tmpl);
-	if (errfd < 0)
-		rec_die("cannot create a temporary file: %m");
-	unlink(tmpl);
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fail) {
+		fail->stage = NULL;
+		fail->status = 0;
+		rec_buf_reset(&fail->err);
+	}
 	/* every stage appends its line: the critic reads them */
-	tracefd = mkstemp(ttmpl);
-	if (tracefd < 0)
-		rec_die("cannot create a temporary file: %m");
-	setenv("REC_TRACE", ttmpl, 1);
-	setenv("REC_DB", catalog, 1);
-	setenv("REC_FORMAT", "msgpack", 1);
-	/* the sources, one after another, into one stream */
-	if (pipe(fd) < 0)
-		rec_die("pipe: %m");
-	pid[0] = fork();
-	if (pid[0] < 0)
-		rec_die("fork: %m");
-	if (pid[0] == 0) {
-		int worst = 0;
-		signal(SIGPIPE, SIG_DFL);
-		close(fd[0]);
-		dup2(fd[1], 1);
-		dup2(errfd, 2);
-		for (i = 0; i < p->nsrc; i++) {
-			pid_t c = fork();
-			if (c == 0) {
-				dup2(devnull, 0);
-				exec_stage(&p->src[i], bindir);
-			}
-			if (c < 0 || waitpid(c, &status, 0) < 0)
-				_exit(1);
-			/* a reader that went away is the reader's story */
-			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)
-				break;
-			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-				fprintf(stderr, "rec: ");
-				{
-					struct rec_buf d = {0};
-					describe(&d, &p->src[i], status);
-					fprintf(stderr, "%s\n", d.data);
-					rec_buf_free(&d);
-				}
-				worst = 1;
-			}
-		}
-		_exit(worst);
+	tracefd = trace_file(&path);
+	rec_buf_printf(&env_trace, "REC_TRACE=%s", path.data);
+	rec_buf_printf(&env_db, "REC_DB=%s", catalog);
+	env[0] = env_trace.data;
+	env[1] = env_db.data;
+	env[2] = (char *)"REC_FORMAT=msgpack";
+	env[3] = NULL;
+	for (i = 0; i < n; i++) {
+		const struct rec_stage *s = i < p->nsrc ? &p->src[i] :
+		    &p->filt[i - p->nsrc];
+		rec_buf_printf(&file[i], "%s/%s", bindir, s->argv[0]);
+		c[i].argv = s->argv;
+		c[i].file = file[i].data;
+		c[i].name = s->argv[0];
+		c[i].env = env;
+		c[i].in = REC_DEVNULL;	/* the sources'; the filters' is
+					 * the stream */
 	}
-	close(fd[1]);
-	in = fd[0];
-	for (i = 0; i < p->nfilt; i++) {
-		if (pipe(fd) < 0)
-			rec_die("pipe: %m");
-		pid[i + 1] = fork();
-		if (pid[i + 1] < 0)
-			rec_die("fork: %m");
-		if (pid[i + 1] == 0) {
-			signal(SIGPIPE, SIG_DFL);
-			close(fd[0]);
-			dup2(in, 0);
-			dup2(fd[1], 1);
-			dup2(errfd, 2);
-			exec_stage(&p->filt[i], bindir);
-		}
-		close(fd[1]);
-		close(in);
-		in = fd[0];
-	}
-	while ((n = read(in, buf, sizeof buf)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		rec_buf_add(out, buf, (size_t)n);
-	}
-	close(in);
-	for (i = 0; i < p->nfilt + 1; i++) {
-		while (waitpid(pid[i], &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)
-			continue;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			if (!failed)
-				describe(err, i ? &p->filt[i - 1] : &p->src[0],
-				    status);
-			failed = 1;
+	pl.stage = c;
+	pl.nsrc = p->nsrc;
+	pl.n = n;
+	failed = rec_pipeline_run(&pl) < 0;
+	rec_buf_add(out, pl.out.data, pl.out.len);
+	if (failed) {
+		size_t f = (size_t)pl.failed;
+		const struct rec_stage *s = f < p->nsrc ? &p->src[f] :
+		    &p->filt[f - p->nsrc];
+		rec_buf_printf(err, "stage '%s' ", s->argv[0]);
+		rec_proc_describe(err, pl.status[f]);
+		if (fail) {
+			fail->stage = s;
+			fail->status = pl.status[f];
+			rec_buf_add(&fail->err, pl.err[f].data, pl.err[f].len);
 		}
 	}
 	/* what the stages said, after the summary */
-	if (lseek(errfd, 0, SEEK_SET) == 0)
-		while ((n = read(errfd, buf, sizeof buf)) > 0) {
-			if (err->len)
-				rec_buf_addc(err, '\n');
-			rec_buf_add(err, buf, (size_t)n);
-			while (err->len && err->data[err->len - 1] == '\n')
-				err->data[--err->len] = 0;
-		}
-	close(errfd);
-	close(devnull);
+	for (i = 0; i < n; i++) {
+		const struct rec_buf *e = &pl.err[i];
+		size_t len = e->len;
+		while (len && e->data[len - 1] == '\n')
+			len--;
+		if (!len)
+			continue;
+		if (err->len)
+			rec_buf_addc(err, '\n');
+		rec_buf_add(err, e->data, len);
+	}
 	rec_buf_reset(&trace);
-	while ((n = read(tracefd, buf, sizeof buf)) > 0)
-		rec_buf_add(&trace, buf, (size_t)n);
+	while ((r = read(tracefd, buf, sizeof buf)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		rec_buf_add(&trace, buf, (size_t)r);
+	}
 	close(tracefd);
-	unlink(ttmpl);
-	unsetenv("REC_TRACE");
-	unsetenv("REC_FORMAT");
-	free(pid);
+	unlink(path.data);
+	rec_pipeline_free(&pl);
+	for (i = 0; i < n; i++)
+		rec_buf_free(&file[i]);
+	free(file);
+	free(c);
+	rec_buf_free(&path);
+	rec_buf_free(&env_trace);
+	rec_buf_free(&env_db);
 	return failed ? -1 : 0;
 }
