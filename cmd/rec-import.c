@@ -1125,6 +1125,8 @@ vec_jsonl(struct vecset *s, const char *path)
 		vec = rec_map_get(&o, "vec");
 		if (!id || id->type != MSGPACK_OBJECT_STR || !id->via.str.size)
 			rec_die("%s:%lu: no string \"id\"", path, ln);
+		if (memchr(id->via.str.ptr, 0, id->via.str.size))
+			rec_die("%s:%lu: NUL in field 'id'", path, ln);
 		if (!vec || vec->type != MSGPACK_OBJECT_ARRAY ||
 		    !vec->via.array.size)
 			rec_die("%s:%lu: no \"vec\" array", path, ln);

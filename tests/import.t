@@ -238,6 +238,28 @@ test_ok 'vectors with -s, -v' \
 	 rec-import -sv -d w2.db vectors -a toy - 2> err &&
 	 grep -q "1 vectors of dimension 2, 1 skipped" err'
 
+# NUL ("\u0000") in a JSONL string would cut the value short
+printf '{"id":"a","t":"x"}\n{"id":"b"}\n{"id":"a\\u0000b"}\n' > nul.jsonl
+test_fail 'a NUL in an id is refused, naming file, line and field' 1 \
+	"^rec-import: nul.jsonl:3: NUL in field 'id'$" 'untouched -d nul.db items nul.jsonl'
+printf '{"id":"a","t":["x","y\\u0000z"]}\n' > nul2.jsonl
+test_fail 'a NUL in a list of text' 1 "^rec-import: nul2.jsonl:1: NUL in field 't'$" \
+	'untouched -d nul.db items nul2.jsonl'
+printf '{"id":"a","t\\u0000":1}\n' > nul3.jsonl
+test_fail 'a NUL in a key' 1 '^rec-import: nul3.jsonl:1: NUL in a key$' \
+	'untouched -d nul.db items nul3.jsonl'
+printf '{"user":"u1","track":"s01"}\n{"user":"u\\u0000","track":"s02"}\n' > nul4.jsonl
+test_fail 'a NUL in a later step leaves the catalog as it was' 1 \
+	"^rec-import: nul4.jsonl:2: NUL in field 'user'$" \
+	'untouched -d w.db interactions -u user -i track nul4.jsonl'
+printf '{"id":"s01\\u0000x","vec":[1,2]}\n' > nul5.jsonl
+test_fail 'a NUL in a vector id' 1 "^rec-import: nul5.jsonl:1: NUL in field 'id'$" \
+	'untouched -d w.db vectors -a toy nul5.jsonl'
+test_ok '--skip-bad skips a row with NUL' \
+	'rec-import -sv -d nul.db items nul.jsonl 2> err &&
+	 grep -q "2 items from 2 rows, 1 bad rows skipped" err &&
+	 test "$(q nul.db "select group_concat(id || coalesce(t, \"-\")) from items")" = ax,b-'
+
 # rec-cat over the catalog
 export REC_DB=i.db
 test_ok 'rec-cat --fields adds catalog fields under item' \
