@@ -1632,7 +1632,7 @@ main(int argc, char **argv)
 {
 	static struct option longopts[NOPTS + 1];
 	static char optstring[1 + 2 * NOPTS + 1] = ":";
-	struct given *given;
+	struct given *given = NULL;	/* in order: a bundle gives several */
 	const struct step *step;
 	size_t i, k, ngiven = 0;
 	int c, li;
@@ -1649,7 +1649,6 @@ main(int argc, char **argv)
 				optstring[k++] = ':';
 		}
 	}
-	given = xmalloc((size_t)argc * sizeof *given);
 	while ((li = -1, c = getopt_long(argc, argv, optstring, longopts,
 	    &li)) != -1) {
 		switch (c) {
@@ -1712,6 +1711,7 @@ main(int argc, char **argv)
 		/* getopt_long sets li only for a long option */
 		for (k = 0; li < 0 && opts[k].c != c; k++)
 			;
+		given = xrealloc(given, (ngiven + 1) * sizeof *given);
 		given[ngiven].opt = li < 0 ? k : (size_t)li;
 		given[ngiven++].islong = li >= 0;
 	}

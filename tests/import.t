@@ -154,7 +154,7 @@ test_fail 'an option of another step: vectors -F' 2 \
 	'untouched -d w.db vectors -F csv -a toy -c popularity'
 test_fail 'an option of another step: join -f in a bundle' 2 \
 	"^rec-import: option '-f' does not apply to step 'join' \(it is for: items\)$" \
-	'untouched -d w.db join -fv -k artist -o track_artist "$DATA/artist_tags.tsv"'
+	'untouched -d w.db join -svsvsvsvfv -k artist -o track_artist "$DATA/artist_tags.tsv"'
 test_fail 'the first of several wrong options is named' 2 \
 	"^rec-import: option '-a' does not apply to step 'users' \(it is for: vectors\)$" \
 	'untouched -d w.db users -v -a x -u y users.csv'
