@@ -21,20 +21,31 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: rec-import -d CATALOG items [-fsv] [-F FORMAT] [-e latin1]"
+	    "usage: rec-import -d CATALOG items [-fsv] [-F FORMAT] [-e ENC]"
 	    " [-N NULL]\n"
-	    "                  [-i IDCOL] [-R OLD=NEW] [-x COL,...] "
-	    "[-l COL,...] [-S COL=SEP]\n"
-	    "                  [-X NEW=COL:REGEX] [-r COL=ROLE] "
-	    "[-t COL=TYPE] [-I USERCOL] FILE\n"
-	    "       rec-import -d CATALOG interactions -u COL -i COL "
-	    "[-w COL] [-T COL] [-s] FILE\n"
-	    "       rec-import -d CATALOG users [-i IDCOL] [-s] FILE\n"
-	    "       rec-import -d CATALOG join -k COL -o ITEMCOL [-l COL,...] "
-	    "[-R OLD=NEW] [-x COL,...]\n"
-	    "                  [-S COL=SEP] [-r COL=ROLE] [-t COL=TYPE] FILE\n"
-	    "       rec-import -d CATALOG vectors -a SPACE [-n IDS] FILE | "
-	    "-c COL,... | -E COL,...\n"
+	    "                  [-i IDCOL] [-R OLD=NEW] [-x COL,...]"
+	    " [-l COL,...]\n"
+	    "                  [-S COL=SEP] [-X NEW=COL:REGEX] [-r COL=ROLE]\n"
+	    "                  [-t COL=TYPE] [-I USERCOL] FILE\n"
+	    "       rec-import -d CATALOG interactions -u COL -i COL"
+	    " [-w COL] [-T COL]\n"
+	    "                  [-sv] [-F FORMAT] [-e ENC] [-N NULL] FILE\n"
+	    "       rec-import -d CATALOG users [-sv] [-F FORMAT] [-e ENC]"
+	    " [-N NULL]\n"
+	    "                  [-i IDCOL] [-R OLD=NEW] [-x COL,...]"
+	    " [-l COL,...]\n"
+	    "                  [-S COL=SEP] [-X NEW=COL:REGEX]"
+	    " [-t COL=TYPE] FILE\n"
+	    "       rec-import -d CATALOG join -k COL -o ITEMCOL [-sv]"
+	    " [-F FORMAT]\n"
+	    "                  [-e ENC] [-N NULL] [-R OLD=NEW] [-x COL,...]"
+	    " [-l COL,...]\n"
+	    "                  [-S COL=SEP] [-X NEW=COL:REGEX] [-r COL=ROLE]\n"
+	    "                  [-t COL=TYPE] FILE\n"
+	    "       rec-import -d CATALOG vectors -a SPACE [-sv] [-n IDS]\n"
+	    "                  FILE | -c COL,... | -E COL,...\n"
+	    "  -d, -s and -v apply to every step, any other option only"
+	    " where shown\n"
 	    "  -d, --db CATALOG        the catalog to build or extend\n"
 	    "  -F, --format FMT        csv, tsv or jsonl (default: from the "
 	    "name; csv)\n"
@@ -1114,6 +1125,8 @@ vec_jsonl(struct vecset *s, const char *path)
 		vec = rec_map_get(&o, "vec");
 		if (!id || id->type != MSGPACK_OBJECT_STR || !id->via.str.size)
 			rec_die("%s:%lu: no string \"id\"", path, ln);
+		if (memchr(id->via.str.ptr, 0, id->via.str.size))
+			rec_die("%s:%lu: NUL in field 'id'", path, ln);
 		if (!vec || vec->type != MSGPACK_OBJECT_ARRAY ||
 		    !vec->via.array.size)
 			rec_die("%s:%lu: no \"vec\" array", path, ln);
@@ -1483,45 +1496,161 @@ do_users(void)
 	rec_table_close(&tb);
 }
 
+/* --- steps and the options each takes --- */
+
+enum {
+	ITEMS = 1, INTERACTIONS = 2, USERS = 4, JOIN = 8, VECTORS = 16,
+	ALL = 31,
+	TABLES = ITEMS | INTERACTIONS | USERS | JOIN,	/* they read a table */
+	SHAPED = ITEMS | USERS | JOIN	/* they add columns from a table */
+};
+
+/* The steps, in the order usage() lists them: the dispatcher and every
+ * message that names the steps read this table. */
+static const struct step {
+	const char *name;
+	unsigned bit;
+	void (*run)(void);
+} steps[] = {
+	{ "items", ITEMS, do_items },
+	{ "interactions", INTERACTIONS, do_interactions },
+	{ "users", USERS, do_users },
+	{ "join", JOIN, do_join },
+	{ "vectors", VECTORS, do_vectors },
+};
+
+/* Every option and the steps it applies to.  getopt's long options and
+ * short letters are built from it, and an option given to a step it
+ * does not apply to is a usage error, so an option is never silently
+ * ignored.  usage() and the SYNOPSIS of rec-import(1) say the same
+ * (tests/import.t checks all three agree). */
+static const struct opt {
+	const char *name;
+	int arg, c;
+	unsigned steps;
+} opts[] = {
+	{ "db", required_argument, 'd', ALL },
+	{ "format", required_argument, 'F', TABLES },
+	{ "encoding", required_argument, 'e', TABLES },
+	{ "null", required_argument, 'N', TABLES },
+	{ "skip-bad", no_argument, 's', ALL },
+	{ "force", no_argument, 'f', ITEMS },
+	{ "verbose", no_argument, 'v', ALL },
+	{ "id", required_argument, 'i', ITEMS | INTERACTIONS | USERS },
+	{ "item", required_argument, 'i', ITEMS | INTERACTIONS | USERS },
+	{ "rename", required_argument, 'R', SHAPED },
+	{ "drop", required_argument, 'x', SHAPED },
+	{ "list", required_argument, 'l', SHAPED },
+	{ "split", required_argument, 'S', SHAPED },
+	{ "extract", required_argument, 'X', SHAPED },
+	{ "role", required_argument, 'r', ITEMS | JOIN },
+	{ "type", required_argument, 't', SHAPED },
+	{ "interactions", required_argument, 'I', ITEMS },
+	{ "user", required_argument, 'u', INTERACTIONS },
+	{ "weight", required_argument, 'w', INTERACTIONS },
+	{ "time", required_argument, 'T', INTERACTIONS },
+	{ "key", required_argument, 'k', JOIN },
+	{ "on", required_argument, 'o', JOIN },
+	{ "space", required_argument, 'a', VECTORS },
+	{ "columns", required_argument, 'c', VECTORS },
+	{ "ids", required_argument, 'n', VECTORS },
+	{ "embed", required_argument, 'E', VECTORS },
+	{ "help", no_argument, 'h', ALL },
+	{ "version", no_argument, 'V', ALL },
+};
+
+#define NSTEPS (sizeof steps / sizeof *steps)
+#define NOPTS (sizeof opts / sizeof *opts)
+
+/* Appends the names of the steps in mask, e.g. "items, join". */
+static void
+step_names(struct rec_buf *b, unsigned mask)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < NSTEPS; i++)
+		if (steps[i].bit & mask) {
+			rec_buf_printf(b, "%s%s", first ? "" : ", ",
+			    steps[i].name);
+			first = 0;
+		}
+}
+
+static void
+no_step(void)
+{
+	struct rec_buf b = {0};
+
+	step_names(&b, ALL);
+	rec_usage_die("expected a step (%s) and a FILE", b.data);
+}
+
+static const struct step *
+find_step(const char *name)
+{
+	struct rec_buf b = {0};
+	size_t i;
+
+	for (i = 0; i < NSTEPS; i++)
+		if (!strcmp(steps[i].name, name))
+			return &steps[i];
+	step_names(&b, ALL);
+	rec_usage_die("unknown step '%s' (%s)", name, b.data);
+}
+
+/* An option as given: its row in opts, and whether it was spelt long,
+ * so that a message names it as the user wrote it. */
+struct given {
+	size_t opt;
+	int islong;
+};
+
+/* Dies naming the first option given that does not apply to step s. */
+static void
+check_options(const struct step *s, const struct given *g, size_t n)
+{
+	struct rec_buf b = {0};
+	const struct opt *p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p = &opts[g[i].opt];
+		if (p->steps & s->bit)
+			continue;
+		step_names(&b, p->steps);
+		if (g[i].islong)
+			rec_usage_die("option '--%s' does not apply to step "
+			    "'%s' (it is for: %s)", p->name, s->name, b.data);
+		rec_usage_die("option '-%c' does not apply to step '%s' (it "
+		    "is for: %s)", p->c, s->name, b.data);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "encoding", required_argument, NULL, 'e' },
-		{ "null", required_argument, NULL, 'N' },
-		{ "skip-bad", no_argument, NULL, 's' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "id", required_argument, NULL, 'i' },
-		{ "item", required_argument, NULL, 'i' },
-		{ "rename", required_argument, NULL, 'R' },
-		{ "drop", required_argument, NULL, 'x' },
-		{ "list", required_argument, NULL, 'l' },
-		{ "split", required_argument, NULL, 'S' },
-		{ "extract", required_argument, NULL, 'X' },
-		{ "role", required_argument, NULL, 'r' },
-		{ "type", required_argument, NULL, 't' },
-		{ "interactions", required_argument, NULL, 'I' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "weight", required_argument, NULL, 'w' },
-		{ "time", required_argument, NULL, 'T' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "on", required_argument, NULL, 'o' },
-		{ "space", required_argument, NULL, 'a' },
-		{ "columns", required_argument, NULL, 'c' },
-		{ "ids", required_argument, NULL, 'n' },
-		{ "embed", required_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	static struct option longopts[NOPTS + 1];
+	static char optstring[1 + 2 * NOPTS + 1] = ":";
+	struct given *given = NULL;	/* in order: a bundle gives several */
+	const struct step *step;
+	size_t i, k, ngiven = 0;
+	int c, li;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv,
-	    ":d:F:e:N:sfvi:R:x:l:S:X:r:t:I:u:w:T:k:o:a:c:n:E:hV", longopts, NULL)) != -1)
+	for (i = 0; i < NOPTS; i++) {
+		longopts[i].name = opts[i].name;
+		longopts[i].has_arg = opts[i].arg;
+		longopts[i].val = opts[i].c;
+		if (!strchr(optstring, opts[i].c)) {
+			k = strlen(optstring);
+			optstring[k++] = (char)opts[i].c;
+			if (opts[i].arg == required_argument)
+				optstring[k++] = ':';
+		}
+	}
+	while ((li = -1, c = getopt_long(argc, argv, optstring, longopts,
+	    &li)) != -1) {
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'F':
@@ -1579,29 +1708,24 @@ main(int argc, char **argv)
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
-	if (argc - optind == 1 && !strcmp(argv[optind], "vectors") &&
-	    (o.columns || o.embed))
-		o.mode = argv[optind];
-	else if (argc - optind != 2)
-		rec_usage_die("expected a step (items, interactions, users, "
-		    "join, vectors) and a FILE");
-	else {
-		o.mode = argv[optind];
-		o.file = argv[optind + 1];
+		/* getopt_long sets li only for a long option */
+		for (k = 0; li < 0 && opts[k].c != c; k++)
+			;
+		given = xrealloc(given, (ngiven + 1) * sizeof *given);
+		given[ngiven].opt = li < 0 ? k : (size_t)li;
+		given[ngiven++].islong = li >= 0;
 	}
+	if (optind == argc)
+		no_step();
+	step = find_step(argv[optind]);
+	check_options(step, given, ngiven);
+	free(given);
+	if (argc - optind == 2)
+		o.file = argv[optind + 1];
+	else if (argc - optind != 1 || step->bit != VECTORS ||
+	    (!o.columns && !o.embed))
+		no_step();
 	o.db = rec_catalog_path(o.db);
-	if (!strcmp(o.mode, "items"))
-		do_items();
-	else if (!strcmp(o.mode, "interactions"))
-		do_interactions();
-	else if (!strcmp(o.mode, "join"))
-		do_join();
-	else if (!strcmp(o.mode, "users"))
-		do_users();
-	else if (!strcmp(o.mode, "vectors"))
-		do_vectors();
-	else
-		rec_usage_die("unknown step '%s' (items, interactions, users, "
-		    "join)", o.mode);
+	step->run();
 	rec_exit(0);
 }

@@ -149,17 +149,21 @@ clear_row(struct rec_table *t)
 }
 
 /* One JSON value as cell text: strings as they are, numbers and
- * booleans as JSON text, objects as JSON. */
-static void
+ * booleans as JSON text, objects as JSON.  A string holding NUL (from
+ * "\u0000") is a bad row: cells are NUL-terminated, so it would be cut
+ * short.  Returns 0, or -2 with the message in t->err. */
+static int
 put_json_value(struct rec_table *t, size_t i, const msgpack_object *o)
 {
 	struct rec_buf b = {0};
 
 	if (o->type == MSGPACK_OBJECT_NIL)
-		return;
+		return 0;
 	if (o->type == MSGPACK_OBJECT_STR) {
+		if (memchr(o->via.str.ptr, 0, o->via.str.size))
+			return terr(t, -2, "NUL in field '%s'", t->col[i]);
 		put_value(t, i, o->via.str.ptr, o->via.str.size);
-		return;
+		return 0;
 	}
 	if (o->type == MSGPACK_OBJECT_BOOLEAN)
 		rec_buf_adds(&b, o->via.boolean ? "1" : "0");
@@ -168,6 +172,7 @@ put_json_value(struct rec_table *t, size_t i, const msgpack_object *o)
 	if (b.len)
 		put_value(t, i, b.data, b.len);
 	rec_buf_free(&b);
+	return 0;
 }
 
 static int
@@ -210,13 +215,23 @@ next_json(struct rec_table *t)
 			rc = terr(t, -2, "%s", "empty key");
 			goto out;
 		}
+		if (memchr(key->via.str.ptr, 0, key->via.str.size)) {
+			rc = terr(t, -2, "%s", "NUL in a key");
+			goto out;
+		}
 		i = add_col(t, key->via.str.ptr, key->via.str.size);
 		if (val->type == MSGPACK_OBJECT_ARRAY) {
 			for (j = 0; j < val->via.array.size; j++)
-				put_json_value(t, i, &val->via.array.ptr[j]);
+				if (put_json_value(t, i,
+				    &val->via.array.ptr[j]) < 0) {
+					rc = -2;
+					goto out;
+				}
 			t->array[i] = 1;
-		} else
-			put_json_value(t, i, val);
+		} else if (put_json_value(t, i, val) < 0) {
+			rc = -2;
+			goto out;
+		}
 	}
 out:
 	msgpack_zone_destroy(&zone);

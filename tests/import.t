@@ -122,6 +122,144 @@ test_ok 'users with attributes' \
 test_fail 'a step on a file that is not a catalog' 1 "is not a rec catalog" \
 	'echo hello > notdb; rec-import -d notdb users users.csv'
 
+# every option belongs to some steps: given to another, it is a usage
+# error that writes nothing.  untouched runs rec-import and turns its
+# status into 99 when it made a file or changed w.db (a copy of i.db).
+untouched() {
+	cp i.db w.db
+	ls > .before
+	rec-import "$@"
+	st=$?
+	ls > .after
+	cmp -s i.db w.db && cmp -s .before .after || st=99
+	return $st
+}
+test_fail 'an option of another step: items --space' 2 \
+	"^rec-import: option '--space' does not apply to step 'items' \(it is for: vectors\)$" \
+	'untouched -d new.db items --space foo "$DATA/songs.csv"'
+test_fail 'an option of another step: items -u' 2 \
+	"^rec-import: option '-u' does not apply to step 'items' \(it is for: interactions\)$" \
+	'untouched -d new.db items -i track_id -u user "$DATA/songs.csv"'
+test_fail 'an option of another step: interactions -k' 2 \
+	"^rec-import: option '-k' does not apply to step 'interactions' \(it is for: join\)$" \
+	'untouched -d w.db interactions -u user -i track -k artist "$DATA/plays.csv"'
+test_fail 'an option of another step: users --role' 2 \
+	"^rec-import: option '--role' does not apply to step 'users' \(it is for: items, join\)$" \
+	'untouched -d w.db users --role age=number users.csv'
+test_fail 'an option of another step: join --item' 2 \
+	"^rec-import: option '--item' does not apply to step 'join' \(it is for: items, interactions, users\)$" \
+	'untouched -d w.db join --item x -k artist -o track_artist "$DATA/artist_tags.tsv"'
+test_fail 'an option of another step: vectors -F' 2 \
+	"^rec-import: option '-F' does not apply to step 'vectors' \(it is for: items, interactions, users, join\)$" \
+	'untouched -d w.db vectors -F csv -a toy -c popularity'
+test_fail 'an option of another step: join -f in a bundle' 2 \
+	"^rec-import: option '-f' does not apply to step 'join' \(it is for: items\)$" \
+	'untouched -d w.db join -svsvsvsvfv -k artist -o track_artist "$DATA/artist_tags.tsv"'
+test_fail 'the first of several wrong options is named' 2 \
+	"^rec-import: option '-a' does not apply to step 'users' \(it is for: vectors\)$" \
+	'untouched -d w.db users -v -a x -u y users.csv'
+test_fail 'an unknown step names every step' 2 \
+	"^rec-import: unknown step 'vector' \(items, interactions, users, join, vectors\)$" \
+	'untouched -d w.db vector v.jsonl'
+
+# STEP LETTERS, a line per step: the options each synopsis line of
+# --help (help_steps) or of the man page (man_steps) shows
+letters() { grep -oE -- "$1" | sed 's/.*[- ]//' | fold -w1 | LC_ALL=C sort -u | tr -d '\n'; }
+help_steps() {
+	rec-import --help | sed 's/^usage: //' | awk '
+		/^ *rec-import / { if (l != "") print l; l = $0; next }
+		/^                  / && l != "" { l = l $0; next }
+		{ if (l != "") print l; l = "" }' |
+	while read -r line; do
+		printf '%s %s\n' "$(echo "$line" | cut -d' ' -f4)" \
+		    "$(echo "$line" | letters '(^|[[ |])-[A-Za-z]+')"
+	done
+}
+man_steps() {
+	awk '/^\.Sh/ { if (l != "") print l; l = ""; on = $2 == "SYNOPSIS"; next }
+	    on && /^\.Nm/ { if (l != "") print l; l = ""; next }
+	    on { l = l " " $0 }' "$TOP/man/rec-import.1" |
+	while read -r line; do
+		printf '%s %s\n' "$(echo "$line" | grep -oE '\.Cm [a-z]+' | cut -c5-)" \
+		    "$(echo "$line" | letters 'Fl [A-Za-z]+')"
+	done
+}
+# takes STEP LETTER: whether the step takes the option (it fails, but
+# not because of the option)
+takes() {
+	case $2 in
+	F) a=csv ;; e) a=utf-8 ;; R | S) a=a=b ;; r) a=a=title ;;
+	t) a=a=text ;; X) a=a=b:c ;; *) a=x ;;
+	esac
+	case $2 in
+	f | s | v) set -- "$1" "-$2" ;;
+	*) set -- "$1" "-$2" "$a" ;;
+	esac
+	! rec-import -d none.db "$@" nofile 2>&1 | grep -q 'does not apply'
+}
+check_steps() {
+	help_steps > help.steps && man_steps > man.steps &&
+	diff -u help.steps man.steps && test "$(wc -l < help.steps)" -eq 5 ||
+		return 1
+	all=$(rec-import --help | grep -oE '^  -[A-Za-z], --' | cut -c4 | grep -v '[hV]')
+	while read -r step shown; do
+		for l in $all; do
+			case $shown in
+			*$l*) takes "$step" "$l" ||
+				{ echo "$step: -$l shown, not taken" >&2; return 1; } ;;
+			*) ! takes "$step" "$l" ||
+				{ echo "$step: -$l taken, not shown" >&2; return 1; } ;;
+			esac
+		done
+	done < help.steps
+	! test -e none.db
+}
+test_ok 'each step takes just the options its --help and man page lines show' \
+	'check_steps'
+
+# each step with the options it takes
+printf 'user\ttrack\tplays\nu1\ts01\tNA\nu1\tzz\t2\n' > plays.txt
+test_ok 'interactions with -F, -N, -s, -v' \
+	'cp i.db w2.db && rec-import -sv -F tsv -N NA -d w2.db interactions -u user -i track -w plays plays.txt 2> err &&
+	 grep -q "1 interactions, 1 bad rows skipped" err &&
+	 test "$(q w2.db "select count(*) from interactions where user = '"'u1'"' and weight = 1 and time is null")" = 1'
+printf 'id,height,city,langs,bio,junk\nu1,180,Lyon,fr|en,born 1990,z\n' > users2.csv
+test_ok 'users with -R, -x, -l, -S, -X, -t' \
+	'rec-import -sv -d w2.db users -x junk -R city=town -l town -S langs="|" \
+	   -X born="bio:([0-9]{4})" -t height=real users2.csv &&
+	 test "$(q w2.db "select height || town || langs || born from users where id = '"'u1'"'")" = "180.0[\"Lyon\"][\"fr\",\"en\"]1990"'
+test_ok 'join with -F, -N, -X, -r, -t' \
+	'rec-import -sv -F tsv -N none -d w2.db join -k artist -o track_artist \
+	   -R tags=tags2 -X first="tags2:^([^|]*)" -r first=category -t first=text "$DATA/artist_tags.tsv" &&
+	 test "$(q w2.db "select first from items where id = '"'s01'"'")" = electronic &&
+	 test "$(q w2.db "select role from columns where name = '"'first'"'")" = category'
+test_ok 'vectors with -s, -v' \
+	'printf "{\"id\":\"s01\",\"vec\":[1,2]}\n{\"id\":\"zz\",\"vec\":[3,4]}\n" |
+	 rec-import -sv -d w2.db vectors -a toy - 2> err &&
+	 grep -q "1 vectors of dimension 2, 1 skipped" err'
+
+# NUL ("\u0000") in a JSONL string would cut the value short
+printf '{"id":"a","t":"x"}\n{"id":"b"}\n{"id":"a\\u0000b"}\n' > nul.jsonl
+test_fail 'a NUL in an id is refused, naming file, line and field' 1 \
+	"^rec-import: nul.jsonl:3: NUL in field 'id'$" 'untouched -d nul.db items nul.jsonl'
+printf '{"id":"a","t":["x","y\\u0000z"]}\n' > nul2.jsonl
+test_fail 'a NUL in a list of text' 1 "^rec-import: nul2.jsonl:1: NUL in field 't'$" \
+	'untouched -d nul.db items nul2.jsonl'
+printf '{"id":"a","t\\u0000":1}\n' > nul3.jsonl
+test_fail 'a NUL in a key' 1 '^rec-import: nul3.jsonl:1: NUL in a key$' \
+	'untouched -d nul.db items nul3.jsonl'
+printf '{"user":"u1","track":"s01"}\n{"user":"u\\u0000","track":"s02"}\n' > nul4.jsonl
+test_fail 'a NUL in a later step leaves the catalog as it was' 1 \
+	"^rec-import: nul4.jsonl:2: NUL in field 'user'$" \
+	'untouched -d w.db interactions -u user -i track nul4.jsonl'
+printf '{"id":"s01\\u0000x","vec":[1,2]}\n' > nul5.jsonl
+test_fail 'a NUL in a vector id' 1 "^rec-import: nul5.jsonl:1: NUL in field 'id'$" \
+	'untouched -d w.db vectors -a toy nul5.jsonl'
+test_ok '--skip-bad skips a row with NUL' \
+	'rec-import -sv -d nul.db items nul.jsonl 2> err &&
+	 grep -q "2 items from 2 rows, 1 bad rows skipped" err &&
+	 test "$(q nul.db "select group_concat(id || coalesce(t, \"-\")) from items")" = ax,b-'
+
 # rec-cat over the catalog
 export REC_DB=i.db
 test_ok 'rec-cat --fields adds catalog fields under item' \
