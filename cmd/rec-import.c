@@ -766,6 +766,58 @@ interaction_indexes(sqlite3 *db)
 	    "indexes");
 }
 
+/* How many users each item has, as the items column "interactions"
+ * (role popularity), and their mean weight as "mean_weight" (a rating,
+ * where weights are ratings): a catalog whose only popularity is its
+ * interactions has one for the planner's "popular" and "best".  Kept
+ * up to date by every step that adds interactions; a column of the
+ * data with one of these names is left alone. */
+static void
+interaction_counts(sqlite3 *db)
+{
+	static const char *const cols[] = { "interactions", "mean_weight" };
+	static const char *const decls[] = { "INTEGER", "REAL" };
+	static const char *const types[] = { "integer", "real" };
+	static const char *const roles[] = { "popularity", "number" };
+	static const char *const fill[] = {
+	    "(SELECT count(DISTINCT user) FROM interactions WHERE item = "
+	    "items.id)",
+	    "(SELECT avg(weight) FROM interactions WHERE item = items.id)" };
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		int have = 0, ours = 0;
+		if (sqlite3_prepare_v2(db, "SELECT source FROM columns WHERE "
+		    "name = ?", -1, &st, NULL) != SQLITE_OK)
+			rec_sqlite_die(db, "columns");
+		sqlite3_bind_text(st, 1, cols[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			have = 1;
+			ours = sqlite3_column_text(st, 0) &&
+			    !strcmp((const char *)sqlite3_column_text(st, 0),
+			    "(interactions)");
+		}
+		sqlite3_finalize(st);
+		if (have && !ours)
+			continue;
+		rec_buf_reset(&sql);
+		if (!have)
+			rec_buf_printf(&sql, "ALTER TABLE items ADD COLUMN \"%s\" "
+			    "%s; INSERT INTO columns(name, type, role, list, "
+			    "position, source) SELECT '%s', '%s', '%s', 0, "
+			    "coalesce(max(position), 0) + 1, '(interactions)' "
+			    "FROM columns; CREATE INDEX \"items_%s\" ON "
+			    "items(\"%s\");", cols[i], decls[i], cols[i], types[i],
+			    roles[i], cols[i], cols[i]);
+		rec_buf_printf(&sql, "UPDATE items SET \"%s\" = %s", cols[i],
+		    fill[i]);
+		rec_sql_exec(db, sql.data, "counting interactions");
+	}
+	rec_buf_free(&sql);
+}
+
 static void
 do_items(void)
 {
@@ -813,6 +865,7 @@ do_items(void)
 	if (o.member) {
 		pairs = insert_pairs(db, &g.pairs);
 		interaction_indexes(db);
+		interaction_counts(db);
 	}
 	rec_catalog_save(db);
 	if (o.verbose) {
@@ -939,6 +992,7 @@ do_interactions(void)
 	sqlite3_finalize(st);
 	sqlite3_finalize(us);
 	interaction_indexes(db);
+	interaction_counts(db);
 	rec_catalog_save(db);
 	if (o.verbose)
 		fprintf(stderr, "%s: %s: %lu interactions, %lu bad rows "

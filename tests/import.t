@@ -21,12 +21,18 @@ test_ok 'types are inferred' \
 	'q s.db "select name || \" \" || type from columns order by position" > types &&
 	 printf "%s\n" "track_name text" "track_artist text" "popularity integer" \
 	   "album text" "release_date text" "playlist text" "genre text" \
-	   "tempo real" "danceability real" | diff -u - types'
+	   "tempo real" "danceability real" "interactions integer" \
+	   "mean_weight real" | diff -u - types'
 test_ok 'roles are inferred from names, types and values' \
 	'q s.db "select name || \" \" || role from columns order by position" > roles &&
 	 printf "%s\n" "track_name title" "track_artist creator" "popularity popularity" \
 	   "album collection" "release_date date" "playlist tags" "genre category" \
-	   "tempo number" "danceability number" | diff -u - roles'
+	   "tempo number" "danceability number" "interactions popularity" \
+	   "mean_weight number" | diff -u - roles'
+test_ok 'interactions counts the users of each item' \
+	'test "$(q s.db "select count(*) from items where interactions = (select count(distinct user) from interactions where item = items.id)")" = \
+	   "$(q s.db "select count(*) from items")" &&
+	 test "$(q s.db "select sum(interactions) from items")" = 11'
 test_ok 'numbers are stored as numbers' \
 	'test "$(q s.db "select typeof(popularity) || typeof(tempo) from items where id = '"'s02'"'")" = integerreal'
 test_ok 'text matches without regard to case' \
