@@ -1052,6 +1052,13 @@ add_columns(sqlite3 *db, const char *table, struct group *g,
 		else
 			rec_buf_adds(&key, v);
 		i = rec_hash_get(&g->ids, key.data ? key.data : "", key.len);
+		if (i == (size_t)-1 && strcmp(table, "users")) {
+			/* "Shaggy, Sean Paul", "A feat. B": the first name */
+			rec_buf_reset(&key);
+			rec_song_key(&key, v, 1);
+			i = rec_hash_get(&g->ids, key.data ? key.data : "",
+			    key.len);
+		}
 		if (i == (size_t)-1)
 			continue;
 		sqlite3_reset(up);

@@ -120,6 +120,14 @@ test_ok 'join matches normalised names (case, accents)' \
 	 test "$(q i.db "select tags from items where id = '"'s01'"'")" = "[\"electronic\",\"french house\"]" &&
 	 test "$(q i.db "select count(*) from items where tags is null")" = 3 &&
 	 test "$(q i.db "select role || list from columns where name = '"'tags'"'")" = tags1'
+printf '%s\n' '{"id":"a","artist":"Metallica, Lou Reed"}' \
+	'{"id":"b","artist":"Daft Punk feat. Pharrell Williams"}' \
+	'{"id":"c","artist":"Lou Reed"}' > multi.jsonl
+test_ok 'join matches a list of names by its first name' \
+	'rec-import -d multi.db items multi.jsonl &&
+	 rec-import -d multi.db join -k artist -o artist -S tags="|" "$DATA/artist_tags.tsv" &&
+	 test "$(q multi.db "select id || tags from items where tags is not null order by id" | tr "\n" " ")" = \
+	   "a[\"metal\",\"thrash\"] b[\"electronic\",\"french house\"] "'
 printf 'id,age,country\nu1,31,FR\nu9,22,DE\n' > users.csv
 test_ok 'users with attributes' \
 	'rec-import -d i.db users users.csv &&
