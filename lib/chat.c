@@ -51,6 +51,38 @@ rec_records_count(const char *p, size_t n, struct rec_intent *in)
 	return k;
 }
 
+void
+rec_intent_shown(struct rec_kb *kb, struct rec_intent *in, const char *p,
+    size_t n)
+{
+	struct rec_reader r;
+	struct rec_record rec;
+
+	rec_strs_free(&in->last);
+	rec_reader_init_mem(&r, p, n, "results");
+	while (rec_read(&r, &rec) > 0) {
+		char *id = xstrndup(rec.id, rec.idlen), *t, *c, *q;
+		struct rec_buf key = {0};
+		rec_strs_add(&in->shown, id);
+		rec_strs_add(&in->last, id);
+		t = rec_catalog_field(kb->cat, kb->c_title, rec.id, rec.idlen);
+		c = rec_catalog_field(kb->cat, kb->c_creator, rec.id, rec.idlen);
+		if (t && c) {
+			/* as SQLite's lower() folds: ASCII only */
+			rec_buf_printf(&key, "%s\t%s", t, c);
+			for (q = key.data; *q; q++)
+				if (*q >= 'A' && *q <= 'Z')
+					*q = (char)(*q + 32);
+			rec_strs_add(&in->shown_keys, key.data);
+		}
+		free(t);
+		free(c);
+		free(id);
+		rec_buf_free(&key);
+	}
+	rec_reader_free(&r);
+}
+
 /* The critic's last look: items that break a constraint (a filter that
  * did not do its work) are taken out of out, and said in note.  Returns
  * how many. */
@@ -152,8 +184,25 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		}
 		/* the critic: too few under constraints, relax one, at most
 		 * twice */
-		if (got >= want || tries == 2 || !rec_intent_relax(in, &t->notes))
+		if (got >= want || tries == 2 || !in->ncons)
 			break;
+		/* never relaxed into nothing to go on */
+		{
+			struct rec_cons keep[REC_MAXC];
+			int nkeep = in->ncons;
+			size_t nlen = t->notes.len;
+			memcpy(keep, in->cons, sizeof keep);
+			if (!rec_intent_relax(in, &t->notes))
+				break;
+			if (!rec_intent_goes(in)) {
+				memcpy(in->cons, keep, sizeof keep);
+				in->ncons = nkeep;
+				t->notes.len = nlen;
+				if (t->notes.data)
+					t->notes.data[nlen] = 0;
+				break;
+			}
+		}
 		tries++;
 		rec_plan_free(&t->plan);
 	}
@@ -193,6 +242,7 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		} else
 			rec_respond(kb, in, t->out.data, t->out.len,
 			    t->notes.data, &r2, &t->items);
+		rec_answer(kb, in, &t->reply);
 		rec_buf_add(&t->reply, r2.data, r2.len);
 		rec_buf_free(&r2);
 		if (t->violated.len)
@@ -201,6 +251,6 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		    t->emptied.len)
 			rec_buf_printf(&t->reply, "(The list emptied at %s.)\n",
 			    t->emptied.data);
-		rec_records_count(t->out.data, t->out.len, in);
+		rec_intent_shown(kb, in, t->out.data, t->out.len);
 	}
 }

@@ -11,44 +11,123 @@
 #include "catalog.h"
 #include "proc.h"
 
+/* lexicon.c: the hand lexicon of moods, activities, occasions and
+ * genres in five languages (what a catalog's data cannot say itself) */
+enum rec_facet {
+	REC_FACET_NONE, REC_FACET_GENRE, REC_FACET_MOOD, REC_FACET_ACTIVITY,
+	REC_FACET_THEME, REC_FACET_AUDIENCE, REC_FACET_ERA, REC_FACET_TEMPO,
+	REC_FACET_LENGTH
+};
+struct rec_concept {
+	const char *name;	/* said back: "sad" */
+	int facet;		/* a new one replaces the old of its facet */
+	const char *words;	/* what people say, '|' between (folded) */
+	const char *tags;	/* tag words to look for */
+	const char *cats;	/* categories to keep to (any of them) */
+	const char *prefer;	/* categories to prefer */
+	int title;		/* a theme a title may carry ("Christmas") */
+	struct {
+		const char *col, *op;
+		double v;
+	} num[3];		/* audio properties, where the catalog has
+				 * the column */
+};
+extern const struct rec_concept rec_concepts[];
+/* 1 for words with no meaning of their own ("the", "songs",
+ * "canciones"), for negations ("not", "sin", "ohne") */
+int rec_lex_filler(const char *w);
+int rec_lex_negation(const char *w);
+/* a decade by its name ("nineties", "achtziger"): its first year, or 0 */
+int rec_lex_decade(const char *w);
+
 /* intent.c: the formatted intent (OMuleT's), what every planner path
- * fills and the policy reads */
+ * fills and the policy reads; between turns it is the conversation's
+ * state (rec-session(5)) */
 #define REC_MAXC 16
 struct rec_cons {
 	char col[64];		/* an items column */
 	char op[3];		/* > >= < <= = */
 	double v;
 	char say[64];		/* how to say it: "from 2015 on" */
+	int facet;		/* enum rec_facet */
 };
 
 struct rec_intent {
+	/* what the person named, and how they feel about it */
 	struct rec_strs liked_items, liked_creators, disliked_items,
-	    disliked_creators, tags, disliked_tags, words, shown;
-	struct rec_strs boost;	/* items the profile likes: a mild boost */
+	    disliked_creators;
+	struct rec_strs similar;	/* creators named as a model ("like
+					 * X"): others are wanted */
+	struct rec_strs seen;	/* seen or heard: never again, though not
+				 * a dislike */
 	struct rec_strs wanted;	/* items asked for by title: "add X" */
+	/* the topic: each entry "facet:value" (genre:, mood:, ...) */
+	struct rec_strs tags, disliked_tags;	/* words for tag fields */
+	struct rec_strs need;	/* categories to keep to, each "a|b": any */
+	struct rec_strs prefer;	/* categories to prefer */
+	struct rec_strs concepts;	/* the lexicon's, in force */
+	struct rec_strs words;	/* other words of meaning, for the text
+				 * encoder; never for a title search */
+	struct rec_strs themes;	/* theme words a title may carry */
+	struct rec_strs colls;	/* collections (albums) asked for, folded */
+	/* the conversation */
+	struct rec_strs shown;	/* every item shown */
+	struct rec_strs shown_keys;	/* "title\tcreator" of each: the same
+					 * song on another release */
+	struct rec_strs last;	/* the last turn's list, in order */
+	struct rec_strs boost;	/* items liked before: a mild boost */
 	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;
-	int popular;		/* 1 popular, -1 not mainstream */
+	int popular;		/* 1 popular, 2 the best, -1 not mainstream */
 	int k;
 	char *user;
 	struct rec_buf said;	/* what was understood, for the reply */
+	/* a question about the catalog instead of a request, this turn */
+	int question;		/* enum rec_question */
+	char *subject;		/* what it asks about: an item or a creator */
+};
+
+enum rec_question {
+	REC_Q_NONE, REC_Q_WHO, REC_Q_DIRECTOR, REC_Q_COUNT, REC_Q_YEAR,
+	REC_Q_GENRE
 };
 
 /* kb.c: the catalog knowledge the planner links words to, loaded once
  * per process over the catalog handle cat (which it owns) */
+struct rec_tagcol {
+	char *name;
+	int list;
+	double cover;			/* share of items with a value */
+	struct rec_hash val;		/* folded values */
+	unsigned *count;		/* items with each */
+};
+struct rec_ground {			/* a concept in a catalog's terms */
+	struct rec_strs tags;		/* its tag words the catalog uses */
+	char *need;			/* "a|b": categories to keep to */
+	char *prefer;			/* "a|b": categories to prefer */
+	int num[3];			/* which of its numbers apply */
+};
 struct rec_kb {
 	struct rec_catalog *cat;
 	const char *catalog;		/* cat->path */
 	struct rec_hash creator;	/* folded name -> index in cname */
 	char **cname;			/* the catalog's spelling */
-	struct rec_hash title;		/* folded title -> index in tid */
+	unsigned *ccount;		/* items of each */
+	struct rec_hash title;		/* every form of a title -> tid */
 	char **tid;			/* its most popular item */
-	struct rec_hash tag;		/* folded tag values */
+	struct rec_hash coll;		/* folded collection names */
+	struct rec_hash tag;		/* folded tag values, all columns */
 	unsigned *tagcount;		/* items with each tag */
+	struct rec_hash tagtok;		/* the words of the tag values */
+	struct rec_tagcol *tc;		/* per tags or category column */
+	size_t ntc;
+	struct rec_ground *ground;	/* per rec_concepts entry */
+	size_t nground;
 	size_t nitems;
-	char *c_title, *c_creator, *c_pop, *c_year, *c_date;
+	char *c_title, *c_creator, *c_coll, *c_pop, *c_rating, *c_year,
+	    *c_date;
 	char **c_tags;			/* the tags and category columns */
 	int *c_tags_list;		/* which hold JSON lists */
 	size_t nc_tags;
@@ -57,14 +136,60 @@ struct rec_kb {
 	int maxyear;
 	int has_knn, has_bm25;
 	char *semid_space;
-	char *dense_space;		/* audio, or the first space */
+	char *dense_space;		/* audio, or the first other space */
 	char *text_space;		/* a space embedded by a server */
+	char *enc_space;		/* the encoder of rec-train text */
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);
 void rec_kb_free(struct rec_kb *kb);
 /* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);
+int rec_kb_has_column(const struct rec_kb *kb, const char *col);
+/* whether w (a word or words) is, or is made of words of, a tag value */
+int rec_kb_tag_known(const struct rec_kb *kb, const char *w);
+/* whether v is a category of the catalog (a tag value on 0.5% of the
+ * items or more), with *hard set when it is in a complete column (97%
+ * of the items have a value): one a list may be kept to */
+int rec_kb_category(const struct rec_kb *kb, const char *v, int *hard);
+/* appends the SQL condition "any of the categories of group (a|b)" */
+void rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
+    struct rec_buf *b);
+/* the index of the concept named name, or -1 */
+int rec_kb_concept(const struct rec_kb *kb, const char *name);
+
+/* parse.c and link.c: the words of a message, folded, with what the
+ * writing says of them */
+enum rec_link_mode {
+	REC_LINK_ASK,		/* a request: "songs by X", "play X" */
+	REC_LINK_LIKE,		/* a taste: "I loved X" (a model, not the wish) */
+	REC_LINK_DISLIKE,	/* "X was boring", "not a fan of X" */
+	REC_LINK_SEEN		/* "I've seen X": never again, no taste */
+};
+struct rec_words {
+	char **w;		/* folded */
+	size_t n;
+	char *cap;		/* written with a capital, not first in a
+				 * sentence */
+	char *quoted;		/* inside double quotes */
+	char *used;		/* consumed by a rule */
+	char *neg;		/* in the scope of a negation */
+	char *mode;		/* enum rec_link_mode of its clause */
+	int *clause;		/* which clause */
+};
+void rec_words_of(const char *msg, struct rec_words *ws);
+void rec_words_free(struct rec_words *ws);
+/* how many words the phrase ("a b") has at i, unused, or 0 */
+size_t rec_words_phrase(const struct rec_words *ws, size_t i,
+    const char *ph);
+/* Links the unused words of ws to the catalog: names (creators, titles,
+ * collections) with the evidence they need, then the lexicon's
+ * concepts, then tag values; the rest becomes words of meaning. */
+void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
+/* adds concept c (an index of rec_concepts) in the catalog's terms, or
+ * with neg its negation; said: the words that named it, or NULL */
+void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
+    int neg, const char *said);
 
 /* parse.c: parses message (with the previous turn's intent and shown
  * items for references, or NULL) into in, by rules */
@@ -73,9 +198,15 @@ void rec_intent_parse(struct rec_kb *kb, const char *message,
 
 /* intent.c */
 void rec_intent_free(struct rec_intent *in);
+/* a facet's name ("mood") and back (0 for none) */
+const char *rec_facet_name(int facet);
+int rec_facet_named(const char *name);
+/* "mood:chill" -> "chill" with *facet set; no known prefix: s itself,
+ * the facet genre */
+const char *rec_facet_split(const char *s, int *facet);
 /* adds a constraint (at most REC_MAXC; more are dropped) */
 void rec_intent_cons(struct rec_intent *in, const char *col, const char *op,
-    double v, const char *say);
+    double v, const char *say, int facet);
 /* adds to what was understood: fmt with one %s */
 void rec_intent_said(struct rec_intent *in, const char *fmt, const char *a);
 /* what a turn keeps from the one before (prev may be NULL): the shown
@@ -84,6 +215,9 @@ void rec_intent_carry(struct rec_intent *in, const struct rec_intent *prev);
 /* whether in names something to look for: items, creators, tags or
  * words */
 int rec_intent_asks(const struct rec_intent *in);
+/* whether in gives a plan anything to go on (else it asks back): what
+ * to look for, limits, a user, likes from before */
+int rec_intent_goes(const struct rec_intent *in);
 /* the intent from its JSON form (as rec_intent_json writes it) */
 void rec_intent_from(struct rec_intent *in, const msgpack_object *o);
 void rec_intent_add_shown(struct rec_intent *in, const char *id);
@@ -210,6 +344,11 @@ const char *rec_plan_trace(void);
  * "rec-sql (-w ...) kept none of 284", or NULL */
 char *rec_plan_emptied(void);
 
+/* respond.c: the answer to a question about the catalog (in->question)
+ * from what the catalog knows, or saying plainly what it cannot know;
+ * appended to b */
+void rec_answer(struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b);
 /* respond.c: the reply a person reads, from the final candidates */
 void rec_respond(struct rec_kb *kb, const struct rec_intent *in,
     const char *records, size_t len, const char *notes,
@@ -251,6 +390,11 @@ char *rec_bindir(void);
 /* how many records p[0..n) holds; each one is added to in's shown
  * items when in is not NULL */
 size_t rec_records_count(const char *p, size_t n, struct rec_intent *in);
+/* the records p[0..n) were shown: into in's shown items and the keys
+ * (title and creator) that tell the same song on another release, and
+ * as the last list (for "the second one") */
+void rec_intent_shown(struct rec_kb *kb, struct rec_intent *in,
+    const char *p, size_t n);
 /* plans and runs in (relaxing it at most twice when the list comes out
  * short, which changes in), drops items that break its constraints,
  * and with respond writes the reply and its items (adding them to in's

@@ -15,12 +15,57 @@
 
 #include "converse.h"
 
+static const char *const facets[] = { "", "genre", "mood", "activity",
+	"theme", "audience", "era", "tempo", "length", NULL };
+
+const char *
+rec_facet_name(int f)
+{
+	return f > 0 && f < (int)(sizeof facets / sizeof facets[0]) - 1 ?
+	    facets[f] : "";
+}
+
+int
+rec_facet_named(const char *s)
+{
+	int i;
+
+	for (i = 1; facets[i]; i++)
+		if (!strcmp(facets[i], s))
+			return i;
+	return REC_FACET_NONE;
+}
+
+const char *
+rec_facet_split(const char *s, int *facet)
+{
+	const char *colon = strchr(s, ':');
+	int i;
+
+	if (colon)
+		for (i = 1; facets[i]; i++)
+			if ((size_t)(colon - s) == strlen(facets[i]) &&
+			    !strncmp(s, facets[i], (size_t)(colon - s))) {
+				if (facet)
+					*facet = i;
+				return colon + 1;
+			}
+	if (facet)
+		*facet = REC_FACET_GENRE;
+	return s;
+}
+
 void
 rec_intent_cons(struct rec_intent *in, const char *col, const char *op, double v,
-    const char *say)
+    const char *say, int facet)
 {
 	struct rec_cons *c;
+	int j;
 
+	for (j = 0; j < in->ncons; j++)
+		if (!strcmp(in->cons[j].col, col) && !strcmp(in->cons[j].op, op)
+		    && in->cons[j].v == v)
+			return;
 	if (in->ncons == REC_MAXC)
 		return;
 	c = &in->cons[in->ncons++];
@@ -28,6 +73,7 @@ rec_intent_cons(struct rec_intent *in, const char *col, const char *op, double v
 	snprintf(c->op, sizeof c->op, "%s", op);
 	c->v = v;
 	snprintf(c->say, sizeof c->say, "%s", say);
+	c->facet = facet;
 }
 
 void
@@ -54,6 +100,19 @@ rec_intent_carry(struct rec_intent *in, const struct rec_intent *prev)
 		in->user = xstrdup(prev->user);
 }
 
+int
+rec_intent_goes(const struct rec_intent *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->concepts.n; i++)
+		if (strncmp(in->concepts.v[i], "not:", 4))
+			return 1;
+	return rec_intent_asks(in) || in->user || in->ncons || in->popular ||
+	    in->boost.n || in->need.n || in->prefer.n || in->similar.n ||
+	    in->colls.n || in->question;
+}
+
 /* whether the intent names something to look for: items, creators,
  * tags or other words */
 int
@@ -70,17 +129,12 @@ static const struct {
 	const char *key;
 	size_t off;
 } lists[] = {
-	{ "liked_items", offsetof(struct rec_intent, liked_items) },
-	{ "liked_creators", offsetof(struct rec_intent, liked_creators) },
-	{ "disliked_items", offsetof(struct rec_intent, disliked_items) },
-	{ "disliked_creators", offsetof(struct rec_intent,
-	    disliked_creators) },
-	{ "tags", offsetof(struct rec_intent, tags) },
-	{ "disliked_tags", offsetof(struct rec_intent, disliked_tags) },
-	{ "words", offsetof(struct rec_intent, words) },
-	{ "shown", offsetof(struct rec_intent, shown) },
-	{ "wanted", offsetof(struct rec_intent, wanted) },
-	{ "earlier_creators", offsetof(struct rec_intent, earlier_creators) },
+#define L(x) { #x, offsetof(struct rec_intent, x) }
+	L(liked_items), L(liked_creators), L(disliked_items),
+	L(disliked_creators), L(similar), L(seen), L(wanted), L(tags),
+	L(disliked_tags), L(need), L(prefer), L(concepts), L(words),
+	L(themes), L(colls), L(shown), L(shown_keys), L(last), L(earlier_creators),
+#undef L
 	{ NULL, offsetof(struct rec_intent, boost) },
 };
 #define NLISTS (sizeof lists / sizeof lists[0])
@@ -106,6 +160,7 @@ rec_intent_free(struct rec_intent *in)
 	for (i = 0; i < NLISTS; i++)
 		rec_strs_free(list_of(in, i));
 	free(in->user);
+	free(in->subject);
 	rec_buf_free(&in->said);
 	memset(in, 0, sizeof *in);
 }
@@ -131,7 +186,8 @@ rec_intent_json(struct rec_buf *b, const struct rec_intent *in)
 		rec_buf_printf(b, ",\"op\":\"%s\",\"value\":%s,\"say\":",
 		    in->cons[c].op, num);
 		rec_json_string(b, in->cons[c].say, strlen(in->cons[c].say));
-		rec_buf_addc(b, '}');
+		rec_buf_printf(b, ",\"facet\":\"%s\"}",
+		    rec_facet_name(in->cons[c].facet));
 	}
 	rec_buf_printf(b, "],\"popularity\":%d,\"k\":%d,\"user\":",
 	    in->popular, in->k);
@@ -228,6 +284,11 @@ rec_intent_from(struct rec_intent *in, const msgpack_object *o)
 		str_into(k->op, sizeof k->op, rec_map_get(e, "op"));
 		str_into(k->say, sizeof k->say, rec_map_get(e, "say"));
 		k->v = num_of(rec_map_get(e, "value"));
+		{
+			char f[16];
+			str_into(f, sizeof f, rec_map_get(e, "facet"));
+			k->facet = rec_facet_named(f);
+		}
 		/* a value that is not a finite number is no constraint */
 		if (k->col[0] && k->op[0] && !isnan(k->v))
 			in->ncons++;

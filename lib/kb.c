@@ -1,12 +1,13 @@
 /*
  * kb.c: what the planner knows of a catalog, loaded once per process
- * through the catalog handle: its columns by role, the creators and
- * titles a message can name, the values of its tag-like columns, the
- * models and indexes it has.
+ * through the catalog handle: its columns by role; the names a message
+ * can link to (creators, titles in every form catalogs write them,
+ * collections); the values of its tag-like columns, how common each is
+ * and how complete each column is; and the lexicon's concepts grounded
+ * in that vocabulary (lexicon.c).
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,6 +48,258 @@ first_text(struct rec_catalog *c, const char *table, const char *sql)
 	return s;
 }
 
+/* adds a form of a title: the first (most popular) item keeps it */
+static void
+add_title(struct rec_kb *kb, const char *form, size_t n, const char *id)
+{
+	int added;
+	size_t k;
+
+	while (n && form[n - 1] == ' ')
+		n--;
+	if (n < 2)
+		return;
+	k = rec_hash_put(&kb->title, form, n, &added);
+	if (!added)
+		return;
+	kb->tid = xrealloc(kb->tid, kb->title.cap * sizeof *kb->tid);
+	kb->tid[k] = xstrdup(id);
+}
+
+/* "Matrix, The" -> "The Matrix" (and the title without its article):
+ * the forms catalogs sort titles by */
+static void
+article_forms(struct rec_kb *kb, const char *s, size_t n, const char *id)
+{
+	static const char *const art[] = { "the", "a", "an", "les", "la",
+	    "le", "l'", "il", "el", "los", "las", "das", "der", "die", "den",
+	    "det", "lo", "gli", "i", "o", "os", "as", NULL };
+	struct rec_buf b = {0}, f = {0};
+	const char *comma;
+	size_t i;
+
+	while (n && (s[n - 1] == ' '))
+		n--;
+	comma = NULL;
+	for (i = n; i > 0; i--)
+		if (s[i - 1] == ',') {
+			comma = s + i - 1;
+			break;
+		}
+	if (comma) {
+		const char *a = comma + 1;
+		size_t an;
+		while (*a == ' ')
+			a++;
+		an = (size_t)(s + n - a);
+		for (i = 0; art[i]; i++)
+			if (an == strlen(art[i]) && !strncasecmp(a, art[i], an))
+				break;
+		if (art[i]) {
+			rec_buf_add(&b, a, an);
+			if (a[an - 1] != '\'')
+				rec_buf_addc(&b, ' ');
+			rec_buf_add(&b, s, (size_t)(comma - s));
+			rec_norm(&f, b.data, b.len);
+			add_title(kb, f.data ? f.data : "", f.len, id);
+			rec_buf_reset(&f);
+			rec_norm(&f, s, (size_t)(comma - s));
+			add_title(kb, f.data ? f.data : "", f.len, id);
+			n = 0;
+		}
+	}
+	if (n) {
+		rec_norm(&f, s, n);
+		add_title(kb, f.data ? f.data : "", f.len, id);
+	}
+	rec_buf_free(&b);
+	rec_buf_free(&f);
+}
+
+/* Every form a title goes by: as written; without its bracketed parts
+ * and " - Remastered" tail ("Toy Story (1995)" -> "toy story"); the
+ * article moved back to the front ("Matrix, The (1999)" -> "the
+ * matrix"); and the other titles in brackets ("(a.k.a. Seven)",
+ * "Amelie (Fabuleux destin d'Amélie Poulain, Le) (2001)"). */
+static void
+title_forms(struct rec_kb *kb, const char *t, const char *id)
+{
+	struct rec_buf f = {0};
+	const char *p, *open;
+	size_t head;
+
+	rec_norm(&f, t, strlen(t));
+	add_title(kb, f.data ? f.data : "", f.len, id);
+	rec_buf_reset(&f);
+	rec_song_key(&f, t, 0);
+	add_title(kb, f.data ? f.data : "", f.len, id);
+	/* the part before the first bracket, and its article */
+	head = strcspn(t, "([");
+	p = strstr(t, " - ");
+	if (p && (size_t)(p - t) < head)
+		head = (size_t)(p - t);
+	article_forms(kb, t, head, id);
+	/* bracketed alternative titles, not years */
+	for (p = t; (open = strchr(p, '(')); p = open + 1) {
+		const char *close = strchr(open, ')');
+		const char *a = open + 1;
+		size_t n;
+		if (!close)
+			break;
+		n = (size_t)(close - a);
+		if (n >= 7 && !strncasecmp(a, "a.k.a. ", 7)) {
+			a += 7;
+			n -= 7;
+		}
+		if (n >= 3 && !(n == 4 && isdigit((unsigned char)a[0])) &&
+		    strncasecmp(a, "feat", 4) && strncasecmp(a, "with ", 5) &&
+		    strncasecmp(a, "from ", 5) && strncasecmp(a, "live", 4) &&
+		    strncasecmp(a, "remaster", 8))
+			article_forms(kb, a, n, id);
+	}
+	rec_buf_free(&f);
+}
+
+/* the values of one tag-like column, how many items have each, and how
+ * complete the column is */
+static void
+load_tagcol(struct rec_kb *kb, const char *col, int list)
+{
+	struct rec_tagcol *tc;
+	struct rec_buf sql = {0}, n = {0};
+	sqlite3_stmt *st;
+	unsigned long have = 0;
+	int added;
+
+	kb->tc = xrealloc(kb->tc, (kb->ntc + 1) * sizeof *kb->tc);
+	tc = &kb->tc[kb->ntc++];
+	memset(tc, 0, sizeof *tc);
+	tc->name = xstrdup(col);
+	tc->list = list;
+	if (list)
+		rec_buf_printf(&sql, "SELECT j.value, count(*) FROM items, "
+		    "json_each(items.\"%s\") j GROUP BY 1", col);
+	else
+		rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items "
+		    "WHERE \"%s\" IS NOT NULL GROUP BY 1", col, col);
+	st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+	while (rec_catalog_step(kb->cat, st, LOADING)) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		unsigned c = (unsigned)sqlite3_column_int(st, 1);
+		size_t k;
+		if (!t)
+			continue;
+		rec_buf_reset(&n);
+		rec_norm(&n, t, strlen(t));
+		if (n.len < 2)
+			continue;
+		k = rec_hash_put(&tc->val, n.data, n.len, &added);
+		if (added) {
+			tc->count = xrealloc(tc->count, tc->val.cap *
+			    sizeof *tc->count);
+			tc->count[k] = 0;
+		}
+		tc->count[k] += c;
+		k = rec_hash_put(&kb->tag, n.data, n.len, &added);
+		if (added) {
+			kb->tagcount = xrealloc(kb->tagcount, kb->tag.cap *
+			    sizeof *kb->tagcount);
+			kb->tagcount[k] = 0;
+		}
+		kb->tagcount[k] += c;
+		/* the words of a value, for tag words of two or more */
+		{
+			char *tok, *save = NULL;
+			for (tok = strtok_r(n.data, " ", &save); tok;
+			    tok = strtok_r(NULL, " ", &save))
+				rec_hash_put(&kb->tagtok, tok, strlen(tok), NULL);
+		}
+	}
+	sqlite3_reset(st);
+	rec_buf_reset(&sql);
+	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" IS NOT "
+	    "NULL", col);
+	if (list)
+		rec_buf_printf(&sql, " AND \"%s\" <> '[]'", col);
+	st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+	if (rec_catalog_step(kb->cat, st, LOADING))
+		have = (unsigned long)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	tc->cover = kb->nitems ? (double)have / (double)kb->nitems : 0;
+	rec_buf_free(&sql);
+	rec_buf_free(&n);
+}
+
+int
+rec_kb_has_column(const struct rec_kb *kb, const char *col)
+{
+	return rec_catalog_column(kb->cat->db, col, NULL, NULL, 0);
+}
+
+/* the lexicon's concepts in this catalog's words */
+static void
+ground(struct rec_kb *kb)
+{
+	size_t c, n;
+
+	for (n = 0; rec_concepts[n].name; n++)
+		;
+	kb->ground = xcalloc(n ? n : 1, sizeof *kb->ground);
+	for (c = 0; c < n; c++) {
+		const struct rec_concept *x = &rec_concepts[c];
+		struct rec_ground *g = &kb->ground[c];
+		struct rec_buf need = {0}, pref = {0};
+		char *copy, *tok, *save = NULL;
+		int i, hard;
+
+		if (x->tags) {
+			copy = xstrdup(x->tags);
+			for (tok = strtok_r(copy, "|", &save); tok;
+			    tok = strtok_r(NULL, "|", &save))
+				if (rec_kb_tag_known(kb, tok))
+					rec_strs_add(&g->tags, tok);
+			free(copy);
+		}
+		/* categories to keep to: hard where every one the catalog
+		 * has is in a complete column; else they only guide */
+		if (x->cats) {
+			int all_hard = 1, any = 0;
+			copy = xstrdup(x->cats);
+			for (tok = strtok_r(copy, "|", &save); tok;
+			    tok = strtok_r(NULL, "|", &save))
+				if (rec_kb_category(kb, tok, &hard)) {
+					rec_buf_printf(&need, "%s%s", need.len ?
+					    "|" : "", tok);
+					all_hard &= hard;
+					any = 1;
+				}
+			free(copy);
+			if (any && all_hard)
+				g->need = xstrdup(need.data);
+			else if (any)
+				g->prefer = xstrdup(need.data);
+		}
+		if (x->prefer) {
+			copy = xstrdup(x->prefer);
+			for (tok = strtok_r(copy, "|", &save); tok;
+			    tok = strtok_r(NULL, "|", &save))
+				if (rec_kb_category(kb, tok, &hard))
+					rec_buf_printf(&pref, "%s%s", pref.len ?
+					    "|" : "", tok);
+			free(copy);
+			if (pref.len && !g->prefer)
+				g->prefer = xstrdup(pref.data);
+		}
+		for (i = 0; i < 3; i++)
+			g->num[i] = x->num[i].col && (!strcmp(x->num[i].col,
+			    "year") ? kb->c_year != NULL :
+			    rec_kb_has_column(kb, x->num[i].col));
+		rec_buf_free(&need);
+		rec_buf_free(&pref);
+	}
+	kb->nground = n;
+}
+
 struct rec_kb *
 rec_kb_load(const char *catalog)
 {
@@ -63,11 +316,14 @@ rec_kb_load(const char *catalog)
 	rec_sql_functions(db);		/* norm() and has() for the planner */
 	kb->c_title = rec_catalog_role(db, "title");
 	kb->c_creator = rec_catalog_role(db, "creator");
+	kb->c_coll = rec_catalog_role(db, "collection");
 	kb->c_pop = rec_catalog_role(db, "popularity");
 	kb->c_date = rec_catalog_role(db, "date");
 	if (rec_catalog_column(db, "year", NULL, type, sizeof type) &&
 	    !strcmp(type, "integer"))
 		kb->c_year = xstrdup("year");
+	kb->c_rating = first_text(kb->cat, NULL, "SELECT name FROM columns "
+	    "WHERE name = 'mean_weight' AND source = '(interactions)'");
 	kb->has_tempo = rec_catalog_column(db, "tempo", NULL, NULL, 0);
 	kb->has_duration = rec_catalog_column(db, "duration_ms", NULL, NULL, 0);
 	kb->has_valence = rec_catalog_column(db, "valence", NULL, NULL, 0);
@@ -83,22 +339,32 @@ rec_kb_load(const char *catalog)
 	kb->semid_space = first_text(kb->cat, "semid_spaces", "SELECT space "
 	    "FROM semid_spaces ORDER BY space LIMIT 1");
 	kb->dense_space = first_text(kb->cat, "spaces", "SELECT name FROM "
-	    "spaces ORDER BY name = 'audio' DESC, name LIMIT 1");
+	    "spaces WHERE source <> 'rec-train text' ORDER BY name = 'audio' "
+	    "DESC, name LIMIT 1");
 	kb->text_space = first_text(kb->cat, "spaces", "SELECT name FROM "
 	    "spaces WHERE source = 'embeddings' ORDER BY name LIMIT 1");
+	kb->enc_space = first_text(kb->cat, "spaces", "SELECT name FROM "
+	    "spaces WHERE source = 'rec-train text' ORDER BY name LIMIT 1");
 	rec_buf_printf(&sql, "%s.bm25", kb->catalog);
 	kb->has_bm25 = access(sql.data, R_OK) == 0;
 	rec_buf_reset(&sql);
+	st = rec_catalog_prepare(kb->cat, "SELECT count(*) FROM items",
+	    LOADING);
+	if (rec_catalog_step(kb->cat, st, LOADING))
+		kb->nitems = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
 	if (kb->c_year) {
-		st = rec_catalog_prepare(kb->cat, "SELECT max(year) FROM items", LOADING);
+		st = rec_catalog_prepare(kb->cat, "SELECT max(year) FROM items",
+		    LOADING);
 		if (rec_catalog_step(kb->cat, st, LOADING))
 			kb->maxyear = sqlite3_column_int(st, 0);
 		sqlite3_reset(st);
 	}
 	/* creators, by folded name */
 	if (kb->c_creator) {
-		rec_buf_printf(&sql, "SELECT DISTINCT \"%s\" FROM items WHERE "
-		    "\"%s\" IS NOT NULL", kb->c_creator, kb->c_creator);
+		rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items WHERE "
+		    "\"%s\" IS NOT NULL GROUP BY 1", kb->c_creator,
+		    kb->c_creator);
 		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
 		while (rec_catalog_step(kb->cat, st, LOADING)) {
 			const char *v = (const char *)sqlite3_column_text(st, 0);
@@ -111,12 +377,16 @@ rec_kb_load(const char *catalog)
 			if (added) {
 				kb->cname = xrealloc(kb->cname,
 				    kb->creator.cap * sizeof *kb->cname);
+				kb->ccount = xrealloc(kb->ccount,
+				    kb->creator.cap * sizeof *kb->ccount);
 				kb->cname[k] = xstrdup(v);
+				kb->ccount[k] = 0;
 			}
+			kb->ccount[k] += (unsigned)sqlite3_column_int(st, 1);
 		}
 		sqlite3_reset(st);
 	}
-	/* titles of two words or more, most popular item first */
+	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {
 		rec_buf_reset(&sql);
 		rec_buf_printf(&sql, "SELECT \"%s\", id FROM items WHERE \"%s\" "
@@ -124,28 +394,30 @@ rec_kb_load(const char *catalog)
 		    kb->c_pop ? "\"" : "", kb->c_pop ? kb->c_pop : "rowid",
 		    kb->c_pop ? "\" DESC" : "");
 		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+		while (rec_catalog_step(kb->cat, st, LOADING))
+			title_forms(kb, (const char *)sqlite3_column_text(st, 0),
+			    (const char *)sqlite3_column_text(st, 1));
+		sqlite3_reset(st);
+	}
+	/* collections (albums), by folded name */
+	if (kb->c_coll) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT DISTINCT \"%s\" FROM items WHERE "
+		    "\"%s\" IS NOT NULL", kb->c_coll, kb->c_coll);
+		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
 		while (rec_catalog_step(kb->cat, st, LOADING)) {
 			const char *v = (const char *)sqlite3_column_text(st, 0);
-			size_t k;
 			rec_buf_reset(&n);
-			rec_norm(&n, v, strlen(v));
-			if (!strchr(n.data ? n.data : "", ' '))
-				continue;
-			k = rec_hash_put(&kb->title, n.data, n.len, &added);
-			if (added) {
-				kb->tid = xrealloc(kb->tid, kb->title.cap *
-				    sizeof *kb->tid);
-				kb->tid[k] = xstrdup((const char *)
-				    sqlite3_column_text(st, 1));
-			}
+			rec_song_key(&n, v, 0);
+			if (n.len)
+				rec_hash_put(&kb->coll, n.data, n.len, NULL);
 		}
 		sqlite3_reset(st);
 	}
 	/* tag values of every tags and category column */
-	st = rec_catalog_prepare(kb->cat, "SELECT name, list FROM columns WHERE role IN "
-	    "('tags', 'category')", LOADING);
+	st = rec_catalog_prepare(kb->cat, "SELECT name, list FROM columns "
+	    "WHERE role IN ('tags', 'category') ORDER BY position", LOADING);
 	while (rec_catalog_step(kb->cat, st, LOADING)) {
-		sqlite3_stmt *v;
 		const char *col = (const char *)sqlite3_column_text(st, 0);
 		kb->c_tags = xrealloc(kb->c_tags, (kb->nc_tags + 1) *
 		    sizeof *kb->c_tags);
@@ -153,40 +425,14 @@ rec_kb_load(const char *catalog)
 		    sizeof *kb->c_tags_list);
 		kb->c_tags[kb->nc_tags] = xstrdup(col);
 		kb->c_tags_list[kb->nc_tags++] = sqlite3_column_int(st, 1);
-		rec_buf_reset(&sql);
-		if (sqlite3_column_int(st, 1))
-			rec_buf_printf(&sql, "SELECT j.value, count(*) FROM items, "
-			    "json_each(items.\"%s\") j GROUP BY 1", col);
-		else
-			rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items "
-			    "GROUP BY 1", col);
-		v = rec_catalog_prepare(kb->cat, sql.data, LOADING);
-		while (rec_catalog_step(kb->cat, v, LOADING)) {
-			const char *t = (const char *)sqlite3_column_text(v, 0);
-			if (!t)
-				continue;
-			rec_buf_reset(&n);
-			rec_norm(&n, t, strlen(t));
-			if (n.len >= 2) {
-				int added;
-				size_t k = rec_hash_put(&kb->tag, n.data, n.len,
-				    &added);
-				if (added) {
-					kb->tagcount = xrealloc(kb->tagcount,
-					    kb->tag.cap * sizeof *kb->tagcount);
-					kb->tagcount[k] = 0;
-				}
-				kb->tagcount[k] += (unsigned)
-				    sqlite3_column_int(v, 1);
-			}
-		}
-		sqlite3_reset(v);
 	}
 	sqlite3_reset(st);
-	st = rec_catalog_prepare(kb->cat, "SELECT count(*) FROM items", LOADING);
-	if (rec_catalog_step(kb->cat, st, LOADING))
-		kb->nitems = (size_t)sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	{
+		size_t i;
+		for (i = 0; i < kb->nc_tags; i++)
+			load_tagcol(kb, kb->c_tags[i], kb->c_tags_list[i]);
+	}
+	ground(kb);
 	rec_buf_free(&sql);
 	rec_buf_free(&n);
 	return kb;
@@ -204,28 +450,45 @@ rec_kb_free(struct rec_kb *kb)
 	for (i = 0; i < kb->title.n; i++)
 		free(kb->tid[i]);
 	free(kb->cname);
+	free(kb->ccount);
 	free(kb->tid);
 	rec_hash_free(&kb->creator);
 	rec_hash_free(&kb->title);
+	rec_hash_free(&kb->coll);
 	rec_hash_free(&kb->tag);
+	rec_hash_free(&kb->tagtok);
 	free(kb->tagcount);
-	rec_catalog_close(kb->cat);
+	for (i = 0; i < kb->ntc; i++) {
+		free(kb->tc[i].name);
+		free(kb->tc[i].count);
+		rec_hash_free(&kb->tc[i].val);
+	}
+	free(kb->tc);
+	for (i = 0; i < kb->nground; i++) {
+		rec_strs_free(&kb->ground[i].tags);
+		free(kb->ground[i].need);
+		free(kb->ground[i].prefer);
+	}
+	free(kb->ground);
 	free(kb->c_title);
 	free(kb->c_creator);
+	free(kb->c_coll);
 	free(kb->c_pop);
+	free(kb->c_rating);
 	free(kb->c_year);
 	free(kb->c_date);
 	free(kb->semid_space);
 	free(kb->dense_space);
 	free(kb->text_space);
+	free(kb->enc_space);
 	for (i = 0; i < kb->nc_tags; i++)
 		free(kb->c_tags[i]);
 	free(kb->c_tags);
 	free(kb->c_tags_list);
+	rec_catalog_close(kb->cat);
 	free(kb);
 }
 
-/* the closest key of h to s (folded) within max edits, or (size_t)-1 */
 size_t
 rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 {
@@ -243,4 +506,101 @@ rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 		}
 	}
 	return best;
+}
+
+int
+rec_kb_tag_known(const struct rec_kb *kb, const char *w)
+{
+	struct rec_buf f = {0};
+	char *tok, *save = NULL;
+	int ok;
+
+	rec_norm(&f, w, strlen(w));
+	if (!f.len) {
+		rec_buf_free(&f);
+		return 0;
+	}
+	ok = rec_hash_get(&kb->tag, f.data, f.len) != (size_t)-1;
+	if (!ok) {
+		/* every word of it is a word of some value */
+		ok = 1;
+		for (tok = strtok_r(f.data, " ", &save); tok && ok;
+		    tok = strtok_r(NULL, " ", &save))
+			ok = rec_hash_get(&kb->tagtok, tok, strlen(tok)) !=
+			    (size_t)-1;
+	}
+	rec_buf_free(&f);
+	return ok;
+}
+
+int
+rec_kb_category(const struct rec_kb *kb, const char *v, int *hard)
+{
+	struct rec_buf f = {0};
+	size_t i, k;
+	int found = 0;
+
+	*hard = 0;
+	rec_norm(&f, v, strlen(v));
+	for (i = 0; f.len && i < kb->ntc; i++) {
+		const struct rec_tagcol *tc = &kb->tc[i];
+		k = rec_hash_get(&tc->val, f.data, f.len);
+		/* a category: on at least 0.5% of the items */
+		if (k == (size_t)-1 || (double)tc->count[k] * 200 <
+		    (double)kb->nitems)
+			continue;
+		found = 1;
+		if (tc->cover >= 0.97)
+			*hard = 1;
+	}
+	rec_buf_free(&f);
+	return found;
+}
+
+void
+rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
+    struct rec_buf *b)
+{
+	struct rec_buf f = {0};
+	char *copy = xstrdup(group), *tok, *save = NULL;
+	size_t i, n = 0;
+
+	rec_buf_addc(b, '(');
+	for (tok = strtok_r(copy, "|", &save); tok;
+	    tok = strtok_r(NULL, "|", &save)) {
+		rec_buf_reset(&f);
+		rec_norm(&f, tok, strlen(tok));
+		for (i = 0; f.len && i < kb->ntc; i++) {
+			const struct rec_tagcol *tc = &kb->tc[i];
+			size_t k = rec_hash_get(&tc->val, f.data, f.len);
+			const char *q;
+			if (k == (size_t)-1 || (double)tc->count[k] * 200 <
+			    (double)kb->nitems)
+				continue;
+			rec_buf_printf(b, "%shas(\"%s\", '", n++ ? " OR " : "",
+			    tc->name);
+			for (q = f.data; *q; q++) {
+				if (*q == '\'')
+					rec_buf_addc(b, '\'');
+				rec_buf_addc(b, *q);
+			}
+			rec_buf_adds(b, "')");
+		}
+	}
+	if (!n)
+		rec_buf_adds(b, "0");
+	rec_buf_addc(b, ')');
+	free(copy);
+	rec_buf_free(&f);
+}
+
+int
+rec_kb_concept(const struct rec_kb *kb, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < kb->nground; i++)
+		if (!strcmp(rec_concepts[i].name, name))
+			return (int)i;
+	return -1;
 }

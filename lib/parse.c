@@ -1,137 +1,170 @@
 /*
- * parse.c: reading a message without a model: OMuleT's formatted intent
- * (likes, dislikes, names, tags, properties, constraints) by rules that
- * link words to what the catalog knows (kb.c).
+ * parse.c: reading a message without a model into OMuleT's formatted
+ * intent, and carrying the conversation's state from turn to turn.
+ * The words (with their capitals, quotes, negations and the taste of
+ * their clause) go through the rules here for what is not a name
+ * (counts, eras, numbers, popularity, references to what was shown,
+ * questions about the catalog), then through link.c for names, the
+ * lexicon's concepts and tags.  The result is merged with the state of
+ * the turn before: a message that changes one thing keeps the rest.
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "converse.h"
 
-struct words {
-	char **w;
-	size_t n;
-	char *used;		/* consumed by a rule */
-	char *neg;		/* in the scope of a negation */
-};
-
-static const char *const stop[] = { "a", "an", "the", "some", "any", "me",
-	"i", "im", "id", "my", "we", "us", "you", "your", "please", "give",
-	"find", "show", "play", "want", "would", "like", "love", "need",
-	"looking", "for", "of", "to", "and", "or", "with", "by", "from",
-	"in", "on", "at", "that", "this", "those", "these", "it", "its",
-	"is", "are", "be", "something", "anything", "stuff", "music",
-	"songs", "song", "tracks", "track", "movies", "movie", "films", "film",
-	"items", "ones", "one", "more", "can", "could", "recommend",
-	"recommendations", "suggest", "get", "put", "on", "too", "very",
-	"really", "just", "also", "than", "similar", "lately", "been",
-	"listening", "listen", "watch", "watching", "good", "great", "best",
-	"kind", "sort", "type", "vibe", "vibes", "feel", "mood", "list",
-	"playlist", "maybe", "pls", "thanks", "hey", "hi", "so", "what",
-	"whats", "have", "got", "all", "much", "bit", "little", "lot", "few",
-	"couple", "there", "here", "make", "makes", "mix", "new", "hello",
-	"ok", "okay", "thank", "yes", "yeah", "cool", "nice", "wow", "first",
-	"second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-	"ninth", "tenth", "last", "number", "now", "instead", "bit",
-	"surprise", "random", "whatever", "else", "anyone", "pick", "choose",
-	"usual", "today", "tonight", "add", "adding", "added", "include",
-	"create", "creating", "perfect", "lovely", "awesome", "amazing",
-	"sounds", "fine", "well", "how", "about", "other", "others",
-	"artist", "artists", "band", "bands", "singer", "singers", "genre",
-	"genres", "style", "should", "will", "do", "does", "did", "let",
-	"lets", "try", "think", "know", "honest", "honestly", "enjoy", "may",
-	"might", "fun", "excellent", "wonderful", "fantastic", "sure",
-	"again", "works", "work", "long", "as", "if", "but", "not", "no",
-	"go", "going", "sing", "along", "people", "them", "they", "their",
-	"be", "was", "were", "am", "an", "up", "out", "into", "such",
-	"around", "which", "who", "where", "when", "why", "its", "those",
-	"then", "thats", "dont", "ive", "youre", "theyre", "lets", NULL };
+static void
+push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
+    int neg, int clause)
+{
+	ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof *ws->w);
+	ws->cap = xrealloc(ws->cap, ws->n + 1);
+	ws->quoted = xrealloc(ws->quoted, ws->n + 1);
+	ws->used = xrealloc(ws->used, ws->n + 1);
+	ws->neg = xrealloc(ws->neg, ws->n + 1);
+	ws->mode = xrealloc(ws->mode, ws->n + 1);
+	ws->clause = xrealloc(ws->clause, (ws->n + 1) * sizeof *ws->clause);
+	ws->w[ws->n] = xstrndup(w, n);
+	ws->cap[ws->n] = (char)cap;
+	ws->quoted[ws->n] = (char)quoted;
+	ws->used[ws->n] = 0;
+	ws->neg[ws->n] = (char)neg;
+	ws->mode[ws->n] = REC_LINK_ASK;
+	ws->clause[ws->n] = clause;
+	ws->n++;
+}
 
 static int
-is_stop(const char *w)
+is_sep(const char *p)
 {
-	size_t i;
+	return *p == ',' || *p == '.' || *p == ';' || *p == '!' || *p == '?' ||
+	    *p == '\n' || *p == '\r';
+}
 
-	for (i = 0; stop[i]; i++)
-		if (!strcmp(stop[i], w))
-			return 1;
+/* a double quote, straight or curly: its length, or 0 */
+static size_t
+quote_at(const char *p)
+{
+	if (*p == '"')
+		return 1;
+	if (!strncmp(p, "\xe2\x80\x9c", 3) || !strncmp(p, "\xe2\x80\x9d", 3))
+		return 3;
 	return 0;
 }
 
-static int
-is_neg(const char *w)
+void
+rec_words_of(const char *msg, struct rec_words *ws)
 {
-	return !strcmp(w, "not") || !strcmp(w, "no") || !strcmp(w, "without") ||
-	    !strcmp(w, "except") || !strcmp(w, "nothing") ||
-	    !strcmp(w, "avoid") || !strcmp(w, "hate") || !strcmp(w, "dont") ||
-	    !strcmp(w, "never") || !strcmp(w, "but") || !strcmp(w, "exclude") ||
-	    !strcmp(w, "dislike") || !strcmp(w, "disliked") ||
-	    !strcmp(w, "hated") || !strcmp(w, "didnt") || !strcmp(w, "cant") ||
-	    !strcmp(w, "wont");
-}
-
-/* splits on clauses (punctuation, "but"), folds, marks negations */
-static void
-words_of(const char *msg, struct words *ws)
-{
-	struct rec_buf clause = {0}, n = {0};
+	struct rec_buf f = {0};
 	const char *p = msg;
-	int neg;
+	int clause = 0, first = 1, quoted = 0, neg = 0;
 
 	memset(ws, 0, sizeof *ws);
 	while (*p) {
-		size_t len = strcspn(p, ",.;!?\n");
-		char *s, *tok, *save = NULL;
+		const char *q;
+		size_t len, qn;
+		char *tok, *save = NULL;
+		int cap;
 
-		rec_buf_reset(&clause);
-		rec_buf_add(&clause, p, len);
-		rec_buf_reset(&n);
-		rec_norm(&n, clause.data, clause.len);
-		neg = 0;
-		s = n.data;
-		for (tok = s ? strtok_r(s, " ", &save) : NULL; tok;
-		    tok = strtok_r(NULL, " ", &save)) {
-			if (!strcmp(tok, "but"))
-				neg = 0;
-			else if (is_neg(tok))
-				neg = 1;
-			ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof *ws->w);
-			ws->used = xrealloc(ws->used, ws->n + 1);
-			ws->neg = xrealloc(ws->neg, ws->n + 1);
-			ws->w[ws->n] = xstrdup(tok);
-			ws->used[ws->n] = is_neg(tok);
-			ws->neg[ws->n] = (char)neg;
-			ws->n++;
-		}
-		p += len;
-		if (*p)
+		if (is_sep(p)) {
+			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
+			    (unsigned char)p[1])))
+				first = 1;
+			clause++;
+			neg = 0;
 			p++;
+			continue;
+		}
+		if ((qn = quote_at(p))) {
+			quoted = !quoted;
+			p += qn;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		for (q = p; *q && !isspace((unsigned char)*q) && !is_sep(q) &&
+		    !quote_at(q); q++)
+			;
+		len = (size_t)(q - p);
+		/* a possessive: "Adele's album" */
+		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'')
+			len -= 2;
+		else if (len > 5 && p[len - 1] == 's' &&
+		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
+			len -= 4;
+		cap = !first && isupper((unsigned char)*p) && !(len == 1 &&
+		    *p == 'I') && strncmp(p, "I'", 2);
+		rec_buf_reset(&f);
+		rec_norm(&f, p, len);
+		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
+		    tok = strtok_r(NULL, " ", &save)) {
+			if (!strcmp(tok, "but") || !strcmp(tok, "pero") ||
+			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
+				neg = 0;
+			else if (rec_lex_negation(tok))
+				neg = 1;
+			push(ws, tok, strlen(tok), cap, quoted, neg, clause);
+			if (rec_lex_negation(tok))
+				ws->used[ws->n - 1] = 1;
+		}
+		first = 0;
+		p = q;
 	}
-	rec_buf_free(&clause);
-	rec_buf_free(&n);
+	rec_buf_free(&f);
 }
 
-static void
-words_free(struct words *ws)
+void
+rec_words_free(struct rec_words *ws)
 {
 	size_t i;
 
 	for (i = 0; i < ws->n; i++)
 		free(ws->w[i]);
 	free(ws->w);
+	free(ws->cap);
+	free(ws->quoted);
 	free(ws->used);
 	free(ws->neg);
+	free(ws->mode);
+	free(ws->clause);
+	memset(ws, 0, sizeof *ws);
 }
 
 static int
-at(const struct words *ws, size_t i, const char *w)
+at(const struct rec_words *ws, size_t i, const char *w)
 {
 	return i < ws->n && !strcmp(ws->w[i], w);
+}
+
+static void
+mark(struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i; j < i + n && j < ws->n; j++)
+		ws->used[j] = 1;
+}
+
+/* the first of the phrases found anywhere (each "a b c"), marked used
+ * when mark; its first word's index + 1, or 0 */
+static size_t
+phrase(struct rec_words *ws, const char *const *ph, int domark)
+{
+	size_t i, n;
+
+	for (; *ph; ph++)
+		for (i = 0; i < ws->n; i++)
+			if ((n = rec_words_phrase(ws, i, *ph))) {
+				if (domark)
+					mark(ws, i, n);
+				return i + 1;
+			}
+	return 0;
 }
 
 static const char *const numwords[] = { "zero", "one", "two", "three",
@@ -139,9 +172,9 @@ static const char *const numwords[] = { "zero", "one", "two", "three",
 	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
 	"eighteen", "nineteen", "twenty", NULL };
 
-/* a number at word i (digits or a word), or -1 */
+/* a number at word i (digits or a word), or -1; never NaN or huge */
 static double
-num_at(const struct words *ws, size_t i)
+num_at(const struct rec_words *ws, size_t i)
 {
 	size_t k;
 	char *end;
@@ -152,17 +185,19 @@ num_at(const struct words *ws, size_t i)
 	for (k = 0; numwords[k]; k++)
 		if (!strcmp(ws->w[i], numwords[k]))
 			return (double)k;
+	if (!isdigit((unsigned char)ws->w[i][0]) || strlen(ws->w[i]) > 9)
+		return -1;
 	v = strtod(ws->w[i], &end);
-	return *end || end == ws->w[i] ? -1 : v;
+	return *end || !isfinite(v) ? -1 : v;
 }
 
-/* "songs", "tracks", "movies"...: what a count counts */
 static int
-count_noun(const struct words *ws, size_t i)
+count_noun(const struct rec_words *ws, size_t i)
 {
 	static const char *const nouns[] = { "songs", "tracks", "movies",
 	    "films", "items", "picks", "recommendations", "tunes", "albums",
-	    NULL };
+	    "canciones", "peliculas", "chansons", "lieder", "filme",
+	    "musicas", "filmes", NULL };
 	size_t k;
 
 	for (k = 0; nouns[k]; k++)
@@ -171,69 +206,33 @@ count_noun(const struct words *ws, size_t i)
 	return 0;
 }
 
-/* moods and properties that columns can tell */
 static void
-moods(struct rec_kb *kb, struct words *ws, struct rec_intent *in)
+cons_say(struct rec_intent *in, const char *col, const char *op, double v,
+    const char *say, int facet)
 {
-	static const struct {
-		const char *word;
-		int col;		/* which has_ flag */
-		const char *column, *op;
-		double v;
-		const char *say;
-	} m[] = {
-		{ "upbeat", 0, "valence", ">=", 0.6, "upbeat" },
-		{ "happy", 0, "valence", ">=", 0.6, "happy" },
-		{ "cheerful", 0, "valence", ">=", 0.6, "cheerful" },
-		{ "positive", 0, "valence", ">=", 0.6, "positive" },
-		{ "sad", 0, "valence", "<=", 0.35, "sad" },
-		{ "melancholic", 0, "valence", "<=", 0.35, "melancholic" },
-		{ "melancholy", 0, "valence", "<=", 0.35, "melancholy" },
-		{ "gloomy", 0, "valence", "<=", 0.35, "gloomy" },
-		{ "dark", 0, "valence", "<=", 0.35, "dark" },
-		{ "energetic", 1, "energy", ">=", 0.7, "energetic" },
-		{ "intense", 1, "energy", ">=", 0.7, "intense" },
-		{ "loud", 1, "energy", ">=", 0.7, "loud" },
-		{ "calm", 1, "energy", "<=", 0.45, "calm" },
-		{ "chill", 1, "energy", "<=", 0.5, "chill" },
-		{ "relaxing", 1, "energy", "<=", 0.45, "relaxing" },
-		{ "mellow", 1, "energy", "<=", 0.45, "mellow" },
-		{ "quiet", 1, "energy", "<=", 0.4, "quiet" },
-		{ "soft", 1, "energy", "<=", 0.45, "soft" },
-		{ "danceable", 2, "danceability", ">=", 0.7, "danceable" },
-		{ "acoustic", 3, "acousticness", ">=", 0.5, "acoustic" },
-		{ "instrumental", 4, "instrumentalness", ">=", 0.5,
-		    "instrumental" },
-		{ NULL, 0, NULL, NULL, 0, NULL } };
-	size_t i, k;
-
-	for (i = 0; i < ws->n; i++)
-		for (k = 0; m[k].word; k++) {
-			int have = m[k].col == 0 ? kb->has_valence :
-			    m[k].col == 1 ? kb->has_energy :
-			    m[k].col == 2 ? kb->has_dance :
-			    m[k].col == 3 ? kb->has_acoustic :
-			    kb->has_instrumental;
-			if (ws->used[i] || strcmp(ws->w[i], m[k].word) || !have)
-				continue;
-			rec_intent_cons(in, m[k].column, m[k].op, m[k].v, m[k].say);
-			rec_intent_said(in, "%s", m[k].say);
-			ws->used[i] = 1;
-		}
+	rec_intent_cons(in, col, op, v, say, facet);
 }
 
+/* how many, eras and numbers */
 static void
-dates_numbers(struct rec_kb *kb, struct words *ws, struct rec_intent *in)
+numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
+	static const char *const after[] = { "after", "since", "from", "post",
+	    "despues", "desde", "apres", "depuis", "nach", "seit", "depois",
+	    NULL };
+	static const char *const before[] = { "before", "until", "pre",
+	    "antes", "avant", "vor", "bis", NULL };
+	static const char *const decade_cue[] = { "the", "los", "las",
+	    "annees", "anos", "anni", "decada", "decade", NULL };
 	const char *ycol = kb->c_year;
 	char say[64];
-	size_t i;
+	size_t i, k;
 	double v;
 
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
 		size_t len = strlen(w);
-		int y;
+		int y = 0, c;
 
 		if (ws->used[i])
 			continue;
@@ -252,49 +251,95 @@ dates_numbers(struct rec_kb *kb, struct words *ws, struct rec_intent *in)
 		}
 		if (!ycol)
 			goto notyear;
-		/* decades: 90s, 1990s, the 80s */
-		if (len >= 3 && w[len - 1] == 's' && (len == 3 || len == 5) &&
-		    isdigit((unsigned char)w[0]) && w[len - 2] == '0') {
+		/* decades: 90s, 1990s, 80er, nineties, "los 90", "les
+		 * annees 80", "the 70" */
+		if ((len == 3 || len == 5) && w[len - 1] == 's' &&
+		    isdigit((unsigned char)w[0]) && w[len - 2] == '0')
 			y = atoi(w);
-			if (len == 3)
-				y += y >= 30 ? 1900 : 2000;
-			if (y >= 1900 && y <= 2090) {
-				snprintf(say, sizeof say, "from the %ds", y);
-				rec_intent_cons(in, ycol, ">=", y, say);
-				rec_intent_cons(in, ycol, "<=", y + 9, say);
-				rec_intent_said(in, "%s", say);
-				ws->used[i] = 1;
-				continue;
-			}
+		else if (len == 4 && !strcmp(w + 2, "er") &&
+		    isdigit((unsigned char)w[0]) && w[1] == '0')
+			y = atoi(w);
+		else if ((y = rec_lex_decade(w)))
+			;
+		else if (len == 2 && isdigit((unsigned char)w[0]) && w[1] == '0'
+		    && i > 0) {
+			for (k = 0; decade_cue[k] && !at(ws, i - 1, decade_cue[k]);
+			    k++)
+				;
+			y = decade_cue[k] ? atoi(w) : 0;
+			if (!y && w[0] == '0' && decade_cue[k])
+				y = 2000;
+		}
+		if (y > 0 && y < 100)
+			y += y >= 30 ? 1900 : 2000;
+		if (y >= 1900 && y <= 2090 && y % 10 == 0) {
+			snprintf(say, sizeof say, "from the %ds", y);
+			cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
+			cons_say(in, ycol, "<=", y + 9, say, REC_FACET_ERA);
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
 		}
 		/* after 2015, since 2015, before 2000, in 2019 */
 		if (len == 4 && isdigit((unsigned char)w[0]) && (y = atoi(w)) >=
 		    1900 && y <= 2100 && i > 0) {
-			const char *p = ws->w[i - 1];
-			if (!strcmp(p, "after") || !strcmp(p, "since") ||
-			    !strcmp(p, "from")) {
-				snprintf(say, sizeof say, "from %d on",
-				    !strcmp(p, "after") ? y + 1 : y);
-				rec_intent_cons(in, ycol, ">=", !strcmp(p, "after") ?
-				    y + 1 : y, say);
-			} else if (!strcmp(p, "before") || !strcmp(p, "until")) {
+			size_t p = i - 1;
+			/* "antes de 2000", "after the year 2010" */
+			if ((at(ws, p, "de") || at(ws, p, "del") || at(ws, p,
+			    "year") || at(ws, p, "the")) && p > 0)
+				p--;
+			if (at(ws, p, "year") && p > 0)
+				p--;
+			for (c = 0; after[c] && !at(ws, p, after[c]); c++)
+				;
+			if (after[c]) {
+				int from = !strcmp(after[c], "from") ||
+				    !strcmp(after[c], "since") ||
+				    !strcmp(after[c], "desde") ||
+				    !strcmp(after[c], "depuis") ||
+				    !strcmp(after[c], "seit") ? y : y + 1;
+				snprintf(say, sizeof say, "from %d on", from);
+				cons_say(in, ycol, ">=", from, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
+			for (c = 0; before[c] && !at(ws, p, before[c]); c++)
+				;
+			if (before[c]) {
 				snprintf(say, sizeof say, "before %d", y);
-				rec_intent_cons(in, ycol, "<", y, say);
-			} else if (!strcmp(p, "in") || !strcmp(p, "of")) {
+				cons_say(in, ycol, "<", y, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
+			if (at(ws, p, "in") || at(ws, p, "of") || at(ws, p, "en")
+			    || at(ws, p, "im") || at(ws, p, "em")) {
 				snprintf(say, sizeof say, "from %d", y);
-				rec_intent_cons(in, ycol, "=", y, say);
-			} else
-				goto notyear;
-			rec_intent_said(in, "%s", say);
-			ws->used[i] = ws->used[i - 1] = 1;
-			continue;
+				cons_say(in, ycol, "=", y, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
 		}
 		/* recent, new; the last five years */
 		if ((!strcmp(w, "recent") || !strcmp(w, "latest") ||
-		    !strcmp(w, "newest") || !strcmp(w, "fresh")) && kb->maxyear) {
+		    !strcmp(w, "newest") || !strcmp(w, "fresh") ||
+		    !strcmp(w, "newer") || !strcmp(w, "recientes") ||
+		    !strcmp(w, "reciente") || !strcmp(w, "recents") ||
+		    !strcmp(w, "recentes") || !strcmp(w, "aktuelle") ||
+		    !strcmp(w, "neue")) && kb->maxyear) {
 			snprintf(say, sizeof say, "from %d on", kb->maxyear - 4);
-			rec_intent_cons(in, ycol, ">=", kb->maxyear - 4, say);
+			cons_say(in, ycol, ">=", kb->maxyear - 4, say,
+			    REC_FACET_ERA);
 			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
+		}
+		if ((!strcmp(w, "older") || !strcmp(w, "old")) && !at(ws, i + 1,
+		    "school")) {
+			cons_say(in, ycol, "<", 2000, "older", REC_FACET_ERA);
+			rec_intent_said(in, "%s", "older");
 			ws->used[i] = 1;
 			continue;
 		}
@@ -304,14 +349,16 @@ dates_numbers(struct rec_kb *kb, struct words *ws, struct rec_intent *in)
 		    kb->maxyear) {
 			snprintf(say, sizeof say, "from %d on",
 			    kb->maxyear - (int)v + 1);
-			rec_intent_cons(in, ycol, ">=", kb->maxyear - (int)v + 1, say);
+			cons_say(in, ycol, ">=", kb->maxyear - (int)v + 1, say,
+			    REC_FACET_ERA);
 			rec_intent_said(in, "%s", say);
-			ws->used[i] = ws->used[i + 1] = ws->used[i + 2] = 1;
+			mark(ws, i, 3);
 			continue;
 		}
 notyear:
 		/* over 130 bpm, under 3 minutes */
-		if ((v = num_at(ws, i)) > 0 && i + 1 < ws->n && i > 0) {
+		if ((v = num_at(ws, i)) > 0 && i + 1 < ws->n && i > 0 &&
+		    v < 1e6) {
 			const char *p = ws->w[i - 1], *u = ws->w[i + 1];
 			int more = !strcmp(p, "over") || !strcmp(p, "above") ||
 			    !strcmp(p, "least") || !strcmp(p, "faster") ||
@@ -326,9 +373,10 @@ notyear:
 			if ((more || less) && !strcmp(u, "bpm") && kb->has_tempo) {
 				snprintf(say, sizeof say, "%s %g BPM", more ?
 				    "over" : "under", v);
-				rec_intent_cons(in, "tempo", more ? ">" : "<", v, say);
+				cons_say(in, "tempo", more ? ">" : "<", v, say,
+				    REC_FACET_TEMPO);
 				rec_intent_said(in, "%s", say);
-				ws->used[i] = ws->used[i + 1] = ws->used[i - 1] = 1;
+				mark(ws, i - 1, 3);
 				continue;
 			}
 			if ((more || less) && (!strncmp(u, "minute", 6) ||
@@ -336,330 +384,139 @@ notyear:
 			    kb->has_duration) {
 				snprintf(say, sizeof say, "%s %g minutes", more ?
 				    "over" : "under", v);
-				rec_intent_cons(in, "duration_ms", more ? ">" : "<",
-				    v * 60000, say);
+				cons_say(in, "duration_ms", more ? ">" : "<",
+				    v * 60000, say, REC_FACET_LENGTH);
 				rec_intent_said(in, "%s", say);
-				ws->used[i] = ws->used[i + 1] = ws->used[i - 1] = 1;
+				mark(ws, i - 1, 3);
 				continue;
 			}
 		}
 	}
 }
 
-static int
-phrase(struct words *ws, const char *const *ph, int mark)
-{
-	size_t i, j, n;
-	char *copy, *tok, *save;
-	const char *w[8];
-
-	for (; *ph; ph++) {
-		copy = xstrdup(*ph);
-		n = 0;
-		for (tok = strtok_r(copy, " ", &save); tok && n < 8;
-		    tok = strtok_r(NULL, " ", &save))
-			w[n++] = tok;
-		for (i = 0; i + n <= ws->n; i++) {
-			for (j = 0; j < n && !strcmp(ws->w[i + j], w[j]); j++)
-				;
-			if (j == n) {
-				if (mark)
-					for (j = 0; j < n; j++)
-						ws->used[i + j] = 1;
-				free(copy);
-				return 1;
-			}
-		}
-		free(copy);
-	}
-	return 0;
-}
-
 static void
-popularity(struct words *ws, struct rec_intent *in)
+popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
 	static const char *const niche[] = { "not too mainstream",
 	    "not mainstream", "nothing too mainstream", "nothing mainstream",
-	    "not too popular", "not popular", "underground", "obscure",
-	    "lesser known", "less known", "hidden gems", "hidden gem",
-	    "deep cuts", "niche", "unknown", "indie gems", NULL };
-	static const char *const pop[] = { "popular", "hits", "mainstream",
-	    "famous", "chart", "charts", "well known", "classics", NULL };
+	    "not too popular", "not popular", "not so popular", "underground",
+	    "obscure", "lesser known", "less known", "little known",
+	    "hidden gems", "hidden gem", "deep cuts", "niche", "unknown",
+	    "indie gems", "underrated", "under the radar", "poco conocidas",
+	    "peu connues", "unbekannte", NULL };
+	static const char *const best[] = { "best", "top rated",
+	    "highest rated", "greatest", "masterpiece", "masterpieces",
+	    "acclaimed", "critically acclaimed", "must see", "must watch",
+	    "mejores", "meilleurs", "meilleures", "besten", "melhores", NULL };
+	static const char *const pop[] = { "popular", "hits", "hit",
+	    "mainstream", "famous", "chart", "charts", "well known",
+	    "classics", "classic", "blockbuster", "blockbusters", "favorites",
+	    "populares", "populaires", "beliebte", "exitos", "tubes", NULL };
+	size_t i;
 
-	if (phrase(ws, niche, 1)) {
-		in->popular = -1;
-		rec_intent_said(in, "%s", "not too mainstream");
+	/* a negation would read "not popular" as a dislike: first */
+	for (i = 0; niche[i]; i++) {
+		const char *one[] = { niche[i], NULL };
+		struct rec_words *w = ws;
+		size_t j, n;
+		for (j = 0; j < w->n; j++)
+			if ((n = rec_words_phrase(w, j, one[0])) ||
+			    (j > 0 && w->used[j - 1] && rec_lex_negation(
+			    w->w[j - 1]) && (n = 0))) {
+				mark(w, j, n);
+				in->popular = -1;
+				rec_intent_said(in, "%s", "not too mainstream");
+				return;
+			}
+	}
+	/* "not too mainstream" once the negation took "not" */
+	for (i = 0; i < ws->n; i++)
+		if (ws->neg[i] && !ws->used[i] && (at(ws, i, "mainstream") ||
+		    at(ws, i, "popular") || (at(ws, i, "too") && at(ws, i + 1,
+		    "mainstream")))) {
+			mark(ws, i, at(ws, i, "too") ? 2 : 1);
+			in->popular = -1;
+			rec_intent_said(in, "%s", "not too mainstream");
+			return;
+		}
+	if (phrase(ws, best, 1)) {
+		in->popular = kb->c_rating || kb->c_pop ? 2 : 0;
+		rec_intent_said(in, "%s", "the best");
 	} else if (phrase(ws, pop, 1)) {
 		in->popular = 1;
 		rec_intent_said(in, "%s", "popular");
 	}
 }
 
-/* "the second one", "number 2", "the last one" in the previous list */
-static const char *
-ordinal_ref(struct words *ws, size_t i, const struct rec_intent *prev,
-    size_t *used)
-{
-	static const char *const ord[] = { "first", "second", "third",
-	    "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-	    NULL };
-	size_t k;
-	long n = -1;
-
-	if (!prev || !prev->shown.n)
-		return NULL;
-	for (k = 0; ord[k]; k++)
-		if (!strcmp(ws->w[i], ord[k]))
-			n = (long)k;
-	if (!strcmp(ws->w[i], "last"))
-		n = (long)prev->shown.n - 1;
-	if (!strcmp(ws->w[i], "number") && num_at(ws, i + 1) >= 1) {
-		n = (long)num_at(ws, i + 1) - 1;
-		*used = 2;
-	} else if (n >= 0)
-		*used = 1;
-	if (n < 0 || (size_t)n >= prev->shown.n)
-		return NULL;
-	return prev->shown.v[n];
-}
-
-/* a tag common enough to be a genre ("rock"), not a name that is also
- * a tag ("metallica"): on at least 0.5% of the items */
-static int
-genre_like(const struct rec_kb *kb, const char *w, size_t n)
-{
-	size_t k = rec_hash_get(&kb->tag, w, n);
-
-	return k != (size_t)-1 && kb->tagcount[k] * 200 >= kb->nitems;
-}
-
-/* Typo tolerance for names, as rec-bm25 has for words: an n-gram of 6 or
- * more characters, without stop words and not all tags, within one
- * edit of a creator (two from 10 characters on) */
-static size_t
-fuzzy_creator(struct rec_kb *kb, const struct words *ws, size_t i, size_t n,
-    const char *g, size_t glen)
-{
-	size_t j, tags = 0;
-
-	if (glen < 6)
-		return (size_t)-1;
-	for (j = i; j < i + n; j++) {
-		if (is_stop(ws->w[j]))
-			return (size_t)-1;
-		tags += rec_hash_get(&kb->tag, ws->w[j], strlen(ws->w[j])) !=
-		    (size_t)-1;
-	}
-	if (tags == n)		/* "classic rock" is a genre, not a typo */
-		return (size_t)-1;
-	/* one word is a name only after "by", "like", ...: "edm bangers"
-	 * is not a misspelt band */
-	if (n == 1 && !(i > 0 && (at(ws, i - 1, "by") || at(ws, i - 1, "like") ||
-	    at(ws, i - 1, "from") || at(ws, i - 1, "than"))))
-		return (size_t)-1;
-	return rec_kb_closest(&kb->creator, g, glen >= 10 ? 2 : 1);
-}
-
-/* whether a creator's name of one to three words starts at word i
- * (dir 1) or ends there (dir -1) */
-static int
-creator_at(const struct rec_kb *kb, const struct words *ws, size_t i,
-    int dir)
-{
-	struct rec_buf g = {0};
-	size_t m, j, from;
-	int found = 0;
-
-	for (m = 1; m <= 3 && !found; m++) {
-		if (dir > 0 ? i + m > ws->n : i + 1 < m)
-			break;
-		from = dir > 0 ? i : i + 1 - m;
-		rec_buf_reset(&g);
-		for (j = 0; j < m; j++)
-			rec_buf_printf(&g, "%s%s", j ? " " : "", ws->w[from + j]);
-		found = rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1;
-	}
-	rec_buf_free(&g);
-	return found;
-}
-
-/* A creator's name in running text, unless it is only little words
- * ("as it is") or one short word without a cue ("move away", but "by
- * Dave", "Dave songs", "Shaggy and Sean Paul"; not "rain and thunder") */
-static int
-creator_ok(const struct rec_kb *kb, const struct words *ws, size_t i,
-    size_t n)
-{
-	size_t j;
-
-	for (j = i; j < i + n && is_stop(ws->w[j]); j++)
-		;
-	if (j == i + n)
-		return 0;
-	if (n > 1 || strlen(ws->w[i]) >= 5)
-		return 1;
-	return (i > 0 && (at(ws, i - 1, "by") || at(ws, i - 1, "from") ||
-	    at(ws, i - 1, "like") || at(ws, i - 1, "than"))) ||
-	    at(ws, i + 1, "songs") || at(ws, i + 1, "song") ||
-	    at(ws, i + 1, "tracks") || at(ws, i + 1, "music") ||
-	    (at(ws, i + 1, "and") && creator_at(kb, ws, i + 2, 1)) ||
-	    (i > 1 && at(ws, i - 1, "and") && creator_at(kb, ws, i - 2, -1));
-}
-
-/* "like X", "such as X", "similar to X": X is a model, not the wish */
-static int
-like_cue(const struct words *ws, size_t i)
-{
-	return i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
-	    (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2, "similar")));
-}
-
-/* A title in running text: "like X", "such as X", or a title with a
- * real word in it (not "i am", "on my way") */
-static int
-title_ok(const struct words *ws, size_t i, size_t n)
-{
-	size_t j;
-
-	size_t real = 0, longest = 0;
-
-	if (i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
-	    at(ws, i - 1, "called") || at(ws, i - 1, "titled") ||
-	    (at(ws, i - 1, "to") && i > 1 && (at(ws, i - 2, "similar") ||
-	    at(ws, i - 2, "listen") || at(ws, i - 2, "listening")))))
-		return 1;
-	/* otherwise two real words, or one long one in three or more:
-	 * not "i'm ready", "help me relax" */
-	for (j = i; j < i + n; j++)
-		if (!is_stop(ws->w[j]) && strlen(ws->w[j]) >= 4) {
-			real++;
-			if (strlen(ws->w[j]) > longest)
-				longest = strlen(ws->w[j]);
-		}
-	return real >= 2 || (real == 1 && n >= 3 && longest >= 6);
-}
-
-/* words [i, i + n) joined by spaces into g; 0 if they run past the
- * end or a rule has used one */
-static int
-ngram(const struct words *ws, size_t i, size_t n, struct rec_buf *g)
-{
-	size_t j;
-
-	if (i + n > ws->n)
-		return 0;
-	for (j = 0; j < n; j++)
-		if (ws->used[i + j])
-			return 0;
-	rec_buf_reset(g);
-	for (j = 0; j < n; j++)
-		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
-	return 1;
-}
-
+/* The taste of each clause: "I loved X" (a model), "X was boring", "not
+ * a fan of X", "I've seen X".  The taste words are said, not searched
+ * for. */
 static void
-entities(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
-    const struct rec_intent *prev)
+tastes(struct rec_words *ws, struct rec_intent *in)
 {
-	struct rec_buf g = {0};
-	size_t i, j, n, k, u;
+	static const char *const pos[] = { "i like", "i love", "i loved",
+	    "i liked", "i enjoy", "i enjoyed", "i really like", "i really love",
+	    "i really enjoyed", "im into", "i am into", "im a fan of",
+	    "i am a fan of", "big fan of", "fan of", "i adore", "my favorite",
+	    "my favourite", "i dig", "we like", "we love", "loved", "liked",
+	    "enjoyed", "me gusta", "me gustan", "me encanta", "me encantan",
+	    "jaime", "jadore", "ich mag", "ich liebe", "eu gosto", "adoro",
+	    "eu amo", NULL };
+	static const char *const neg[] = { "not a fan of", "not a fan",
+	    "not into", "hate", "hated", "dislike", "disliked", "dont like",
+	    "didnt like", "do not like", "did not like", "cant stand",
+	    "no me gusta", "no me gustan", "je deteste", "ich hasse",
+	    "nao gosto", NULL };
+	static const char *const seen[] = { "ive seen", "i have seen",
+	    "i saw", "already seen", "seen it", "ive watched", "i watched",
+	    "already watched", "ive heard", "already heard", "i know",
+	    "ive already seen", "i already saw", "ya vi", "deja vu", NULL };
+	static const char *const bad[] = { "boring", "bad", "awful",
+	    "terrible", "sucked", "sucks", "meh", "overrated", "horrible",
+	    "lame", "aburrida", "ennuyeux", "langweilig", NULL };
+	size_t i, j, n, k;
 
-	/* references to the previous list */
 	for (i = 0; i < ws->n; i++) {
-		const char *id;
+		int mode = -1;
 		if (ws->used[i])
 			continue;
-		u = 0;
-		if ((id = ordinal_ref(ws, i, prev, &u))) {
-			if (ws->neg[i])
-				rec_strs_add(&in->disliked_items, id);
+		for (k = 0; neg[k] && mode < 0; k++)
+			if ((n = rec_words_phrase(ws, i, neg[k])))
+				mode = REC_LINK_DISLIKE;
+		for (k = 0; seen[k] && mode < 0; k++)
+			if ((n = rec_words_phrase(ws, i, seen[k])))
+				mode = REC_LINK_SEEN;
+		for (k = 0; pos[k] && mode < 0; k++)
+			if ((n = rec_words_phrase(ws, i, pos[k])))
+				mode = REC_LINK_LIKE;
+		if (mode < 0) {
+			/* "hate" et al. were taken as negations */
+			if (ws->neg[i] && (at(ws, i, "hate") || at(ws, i,
+			    "hated") || at(ws, i, "dislike")))
+				mode = REC_LINK_DISLIKE, n = 1;
 			else
-				rec_strs_add(&in->liked_items, id);
-			rec_intent_said(in, ws->neg[i] ? "not like the %s one" :
-			    "like the %s one", ws->w[i]);
-			for (j = 0; j < u; j++)
-				ws->used[i + j] = 1;
-			if (at(ws, i + u, "one"))
-				ws->used[i + u] = 1;
+				continue;
+		}
+		mark(ws, i, n);
+		in->taste = mode == REC_LINK_LIKE ? 1 : mode == REC_LINK_DISLIKE ?
+		    -1 : in->taste;
+		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i]; j++) {
+			ws->mode[j] = (char)mode;
+			/* the dislike is in the mode, not a negation */
+			if (mode == REC_LINK_DISLIKE)
+				ws->neg[j] = 0;
 		}
 	}
-	/* names: the longest n-gram first */
-	for (n = 8; n >= 1; n--)
-		for (i = 0; i + n <= ws->n; i++) {
-			int neg = 0;
-			if (!ngram(ws, i, n, &g))
-				continue;
-			for (j = 0; j < n; j++)
-				neg |= ws->neg[i + j];
-			if (n == 1 && (is_stop(g.data) || g.len < 3))
-				continue;
-			k = rec_hash_get(&kb->creator, g.data, g.len);
-			if (k != (size_t)-1 && !creator_ok(kb, ws, i, n))
-				k = (size_t)-1;
-			if (k == (size_t)-1 && n <= 3)
-				k = fuzzy_creator(kb, ws, i, n, g.data, g.len);
-			if (k != (size_t)-1 && !(n == 1 && genre_like(kb, g.data,
-			    g.len))) {
-				if (neg)
-					rec_strs_add(&in->disliked_creators,
-					    kb->cname[k]);
-				else
-					rec_strs_add(&in->liked_creators,
-					    kb->cname[k]);
-				rec_intent_said(in, neg ? "not by %s" : "like %s",
-				    kb->cname[k]);
-			} else if (rec_hash_get(&kb->tag, g.data, g.len) !=
-			    (size_t)-1) {
-				if (neg)
-					rec_strs_add(&in->disliked_tags, g.data);
-				else
-					rec_strs_add(&in->tags, g.data);
-				rec_intent_said(in, neg ? "no %s" : "%s", g.data);
-			} else if (n >= 2 && title_ok(ws, i, n) &&
-			    (k = rec_hash_get(&kb->title, g.data, g.len)) !=
-			    (size_t)-1) {
-				if (neg)
-					rec_strs_add(&in->disliked_items, kb->tid[k]);
-				else
-					rec_strs_add(&in->liked_items, kb->tid[k]);
-				/* named, not as a model ("like X"): the
-				 * song itself is wanted */
-				if (!neg && !like_cue(ws, i))
-					rec_strs_add(&in->wanted, kb->tid[k]);
-				rec_intent_said(in, neg ? "not like '%s'" : "like '%s'",
-				    g.data);
-			} else
-				continue;
-			for (j = 0; j < n; j++)
-				ws->used[i + j] = 1;
-		}
-	/* a misspelt title after "similar to", "like", "such as": the
-	 * longest run of free words within an edit or two of one */
-	for (i = 1; i < ws->n; i++) {
-		if (ws->used[i] || !(at(ws, i - 1, "like") || at(ws, i - 1,
-		    "as") || (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2,
-		    "similar"))))
-			continue;
-		for (n = 8; n >= 2; n--) {
-			if (!ngram(ws, i, n, &g) || g.len < 8)
-				continue;
-			k = rec_kb_closest(&kb->title, g.data, g.len >= 12 ? 2 : 1);
-			if (k == (size_t)-1)
-				continue;
-			rec_strs_add(ws->neg[i] ? &in->disliked_items :
-			    &in->liked_items, kb->tid[k]);
-			rec_intent_said(in, ws->neg[i] ? "not like '%s'" : "like '%s'",
-			    kb->title.key[k]);
-			for (j = 0; j < n; j++)
-				ws->used[i + j] = 1;
-			break;
-		}
-	}
+	/* "X was boring": the clause is a dislike */
 	for (i = 0; i < ws->n; i++)
-		if (!ws->used[i] && !is_stop(ws->w[i]) && !ws->neg[i] &&
-		    strlen(ws->w[i]) >= 3 && num_at(ws, i) < 0)
-			rec_strs_add(&in->words, ws->w[i]);
-	rec_buf_free(&g);
+		for (k = 0; bad[k]; k++)
+			if (at(ws, i, bad[k]) && !ws->used[i]) {
+				for (j = 0; j < ws->n; j++)
+					if (ws->clause[j] == ws->clause[i])
+						ws->mode[j] = REC_LINK_DISLIKE;
+				ws->used[i] = 1;
+				in->taste = -1;
+			}
 }
 
 /* the creator of an item, in the catalog's spelling; caller frees */
@@ -669,128 +526,457 @@ creator_of(struct rec_kb *kb, const char *id)
 	return rec_catalog_field(kb->cat, kb->c_creator, id, strlen(id));
 }
 
-/* "something slower / faster / older / newer", "not that artist" */
+/* References to what was shown: "the second one", "number 2", "the
+ * last one", "the first film you said", "the one from 1999", "that
+ * artist". */
 static int
-relative(struct rec_kb *kb, struct words *ws, struct rec_intent *in,
+references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
     const struct rec_intent *prev)
 {
-	size_t i;
+	static const char *const ord[] = { "first", "second", "third",
+	    "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+	    NULL };
+	static const char *const ordn[] = { "1st", "2nd", "3rd", "4th", "5th",
+	    "6th", "7th", "8th", "9th", "10th", NULL };
+	const struct rec_strs *list;
+	size_t i, k;
 	int hit = 0;
 
 	if (!prev)
 		return 0;
+	list = prev->last.n ? &prev->last : &prev->shown;
 	for (i = 0; i < ws->n; i++) {
+		long n = -1;
+		size_t used = 1;
 		if (ws->used[i])
 			continue;
-		if ((!strcmp(ws->w[i], "artist") || !strcmp(ws->w[i], "band") ||
-		    !strcmp(ws->w[i], "director")) && ws->neg[i] && i > 0 &&
-		    (at(ws, i - 1, "that") || at(ws, i - 1, "this") ||
-		    at(ws, i - 1, "same"))) {
-			size_t j;
-			for (j = 0; j < prev->liked_creators.n; j++)
-				rec_strs_add(&in->disliked_creators,
-				    prev->liked_creators.v[j]);
-			/* and the artist of the item the last turn was about,
-			 * or of the first item shown */
-			for (j = 0; j < prev->liked_items.n + (prev->liked_items.n ?
-			    0 : prev->shown.n > 0); j++) {
-				char *cr = creator_of(kb, prev->liked_items.n ?
-				    prev->liked_items.v[j] : prev->shown.v[0]);
-				if (cr)
-					rec_strs_add(&in->disliked_creators, cr);
+		for (k = 0; ord[k]; k++)
+			if (at(ws, i, ord[k]) || at(ws, i, ordn[k]))
+				n = (long)k;
+		if (at(ws, i, "last") && (at(ws, i + 1, "one") || at(ws, i + 1,
+		    "song") || at(ws, i + 1, "movie") || at(ws, i + 1, "film")))
+			n = (long)list->n - 1;
+		if (at(ws, i, "number") && num_at(ws, i + 1) >= 1 &&
+		    num_at(ws, i + 1) <= 50) {
+			n = (long)num_at(ws, i + 1) - 1;
+			used = 2;
+		}
+		/* "the one from 1999" */
+		if (at(ws, i, "one") && at(ws, i + 1, "from") &&
+		    num_at(ws, i + 2) >= 1900 && kb->c_year)
+			for (k = 0; k < list->n && n < 0; k++) {
+				char *y = rec_catalog_field(kb->cat, kb->c_year,
+				    list->v[k], strlen(list->v[k]));
+				if (y && atoi(y) == (int)num_at(ws, i + 2)) {
+					n = (long)k;
+					used = 3;
+				}
+				free(y);
+			}
+		if (n < 0 || (size_t)n >= list->n)
+			continue;
+		if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
+			rec_strs_add(&in->disliked_items, list->v[n]);
+			rec_intent_said(in, "not like the %s one", ord[n < 10 ?
+			    n : 0]);
+		} else if (ws->mode[i] == REC_LINK_SEEN)
+			rec_strs_add(&in->seen, list->v[n]);
+		else {
+			rec_strs_add(&in->liked_items, list->v[n]);
+			rec_intent_said(in, "like the %s one", n < 10 ? ord[n] :
+			    "chosen");
+		}
+		mark(ws, i, used);
+		for (k = i + used; k < ws->n && k < i + used + 3; k++)
+			if (at(ws, k, "one") || at(ws, k, "song") || at(ws, k,
+			    "movie") || at(ws, k, "film") || at(ws, k, "you") ||
+			    at(ws, k, "said") || at(ws, k, "mentioned") ||
+			    at(ws, k, "showed"))
+				ws->used[k] = 1;
+		hit = 1;
+	}
+	/* "that artist", "the same band", "not that artist" */
+	for (i = 1; i < ws->n; i++) {
+		const char *focus;
+		char *cr;
+		if (ws->used[i] || !(at(ws, i, "artist") || at(ws, i, "band") ||
+		    at(ws, i, "singer") || at(ws, i, "director") || at(ws, i,
+		    "guy") || at(ws, i, "group")) || !(at(ws, i - 1, "that") ||
+		    at(ws, i - 1, "this") || at(ws, i - 1, "same")))
+			continue;
+		ws->used[i] = ws->used[i - 1] = 1;
+		if (prev->liked_creators.n && !prev->liked_items.n) {
+			for (k = 0; k < prev->liked_creators.n; k++)
+				rec_strs_add(ws->neg[i] ? &in->disliked_creators :
+				    &in->liked_creators, prev->liked_creators.v[k]);
+		} else {
+			focus = prev->liked_items.n ?
+			    prev->liked_items.v[prev->liked_items.n - 1] :
+			    list->n ? list->v[0] : NULL;
+			if (focus && (cr = creator_of(kb, focus))) {
+				rec_strs_add(ws->neg[i] ? &in->disliked_creators :
+				    &in->liked_creators, cr);
 				free(cr);
 			}
-			ws->used[i] = ws->used[i - 1] = 1;
-			rec_intent_said(in, "%s", "not that artist");
-			hit = 1;
 		}
-	}
-	if (phrase(ws, (const char *const[]){ "slower", NULL }, 1) &&
-	    kb->has_tempo) {
-		rec_intent_cons(in, "tempo", "<", 110, "slower");
-		rec_intent_said(in, "%s", "slower");
-		hit = 1;
-	}
-	if (phrase(ws, (const char *const[]){ "faster", NULL }, 1) &&
-	    kb->has_tempo) {
-		rec_intent_cons(in, "tempo", ">", 125, "faster");
-		rec_intent_said(in, "%s", "faster");
-		hit = 1;
-	}
-	if (phrase(ws, (const char *const[]){ "older", NULL }, 1) &&
-	    kb->c_year) {
-		rec_intent_cons(in, kb->c_year, "<", 2000, "older");
-		rec_intent_said(in, "%s", "older");
+		rec_intent_said(in, "%s", ws->neg[i] ? "not that artist" :
+		    "that artist");
 		hit = 1;
 	}
 	return hit;
+}
+
+/* "slower", "faster": relative to what is being looked at */
+static int
+relative(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
+{
+	int hit = 0;
+
+	if (phrase(ws, (const char *const[]){ "slower", "slow", "lento",
+	    "lentas", "lent", "langsam", NULL }, 1) && kb->has_tempo) {
+		rec_intent_cons(in, "tempo", "<", 110, "slower",
+		    REC_FACET_TEMPO);
+		rec_intent_said(in, "%s", "slower");
+		hit = 1;
+	}
+	if (phrase(ws, (const char *const[]){ "faster", "fast", "rapido",
+	    "rapidas", "rapide", "schnell", NULL }, 1) && kb->has_tempo) {
+		rec_intent_cons(in, "tempo", ">", 125, "faster",
+		    REC_FACET_TEMPO);
+		rec_intent_said(in, "%s", "faster");
+		hit = 1;
+	}
+	return hit;
+}
+
+/* Questions about the catalog: "who sang X", "who directed X", "how
+ * many songs does X have", "what year is X", "what genre is X".  The
+ * subject is linked as a title (or a creator for how many); 1 when the
+ * message is such a question. */
+static int
+question(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
+{
+	static const struct {
+		const char *ph;
+		int kind;
+	} q[] = {
+		{ "who sang", REC_Q_WHO }, { "who sings", REC_Q_WHO },
+		{ "who performed", REC_Q_WHO }, { "who performs", REC_Q_WHO },
+		{ "who made", REC_Q_WHO }, { "who wrote", REC_Q_WHO },
+		{ "who recorded", REC_Q_WHO }, { "who is the artist of",
+		REC_Q_WHO }, { "who did", REC_Q_WHO }, { "who plays",
+		REC_Q_WHO }, { "quien canta", REC_Q_WHO }, { "qui chante",
+		REC_Q_WHO }, { "wer singt", REC_Q_WHO },
+		{ "who directed", REC_Q_DIRECTOR }, { "who is the director of",
+		REC_Q_DIRECTOR }, { "who was the director of",
+		REC_Q_DIRECTOR }, { "director of", REC_Q_DIRECTOR },
+		{ "who starred in", REC_Q_DIRECTOR }, { "who is in",
+		REC_Q_DIRECTOR }, { "quien dirigio", REC_Q_DIRECTOR },
+		{ "how many", REC_Q_COUNT }, { "cuantas", REC_Q_COUNT },
+		{ "cuantos", REC_Q_COUNT }, { "combien", REC_Q_COUNT },
+		{ "wie viele", REC_Q_COUNT },
+		{ "what year", REC_Q_YEAR }, { "when was", REC_Q_YEAR },
+		{ "when did", REC_Q_YEAR }, { "which year", REC_Q_YEAR },
+		{ "what genre", REC_Q_GENRE }, { "which genre", REC_Q_GENRE },
+		{ "what kind of music is", REC_Q_GENRE },
+		{ "what kind of movie is", REC_Q_GENRE },
+		{ NULL, 0 } };
+	struct rec_buf g = {0};
+	size_t i, k, n = 0, j, m;
+	int kind = 0;
+
+	for (k = 0; q[k].ph && !kind; k++)
+		for (i = 0; i < ws->n && !kind; i++)
+			if ((n = rec_words_phrase(ws, i, q[k].ph)) && (i == 0 ||
+			    ws->clause[i] != ws->clause[i - 1] || at(ws, i - 1,
+			    "and") || at(ws, i - 1, "tell") || at(ws, i - 1, "me")))
+				kind = q[k].kind;
+	if (!kind)
+		return 0;
+	i--;
+	/* the subject: the longest title (or creator) after the words */
+	for (m = ws->n - (i + n); m >= 1 && !in->subject; m--)
+		for (j = i + n; j + m <= ws->n && !in->subject; j++) {
+			size_t t;
+			rec_buf_reset(&g);
+			for (t = j; t < j + m; t++)
+				rec_buf_printf(&g, "%s%s", t > j ? " " : "",
+				    ws->w[t]);
+			if (kind == REC_Q_COUNT) {
+				t = rec_hash_get(&kb->creator, g.data, g.len);
+				if (t != (size_t)-1 && !rec_lex_filler(g.data))
+					in->subject = xstrdup(kb->cname[t]);
+			} else {
+				t = rec_hash_get(&kb->title, g.data, g.len);
+				if (t != (size_t)-1 && !rec_lex_filler(g.data))
+					in->subject = xstrdup(kb->tid[t]);
+			}
+		}
+	if (!in->subject && kind != REC_Q_COUNT)
+		/* misspelt: the closest title to what follows */
+		for (m = ws->n - (i + n); m >= 1 && !in->subject; m--) {
+			size_t t, j0 = i + n;
+			rec_buf_reset(&g);
+			for (t = j0; t < j0 + m && t < ws->n; t++)
+				rec_buf_printf(&g, "%s%s", t > j0 ? " " : "",
+				    ws->w[t]);
+			if (g.len >= 6 && (t = rec_kb_closest(&kb->title, g.data,
+			    g.len >= 12 ? 2 : 1)) != (size_t)-1)
+				in->subject = xstrdup(kb->tid[t]);
+		}
+	rec_buf_free(&g);
+	if (!in->subject)
+		return 0;
+	in->question = kind;
+	mark(ws, 0, ws->n);
+	/* what to show with the answer: the item and more by its
+	 * creator, or the creator's best-known items */
+	if (kind == REC_Q_COUNT)
+		rec_strs_add(&in->liked_creators, in->subject);
+	else {
+		char *cr = creator_of(kb, in->subject);
+		rec_strs_add(&in->wanted, in->subject);
+		if (cr)
+			rec_strs_add(&in->liked_creators, cr);
+		else
+			rec_strs_add(&in->liked_items, in->subject);
+		free(cr);
+	}
+	return 1;
+}
+
+/* "more", "another", "something else", "keep going": go on with the
+ * state as it is */
+static int
+more(struct rec_words *ws)
+{
+	static const char *const ph[] = { "more like that", "more like these",
+	    "more like this", "more like them", "more of that", "more of those",
+	    "more of these", "more of this", "more of them", "similar ones",
+	    "another one", "another", "again", "keep going", "more please",
+	    "something else", "anything else", "other ones", "some more",
+	    "more", "mas", "plus", "encore", "mehr", "otra", "otro", "autre",
+	    NULL };
+
+	return phrase(ws, ph, 1) != 0;
+}
+
+/* the subject of a turn: what it is about (items, creators, a genre) */
+static int
+has_subject(const struct rec_intent *in)
+{
+	size_t i;
+	int f;
+
+	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
+	    in->colls.n)
+		return 1;
+	for (i = 0; i < in->tags.n; i++) {
+		rec_facet_split(in->tags.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			return 1;
+	}
+	for (i = 0; i < in->need.n; i++) {
+		rec_facet_split(in->need.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			return 1;
+	}
+	return 0;
+}
+
+/* the facets this turn says something of */
+static unsigned
+facets_of(const struct rec_intent *in)
+{
+	const struct rec_strs *s[] = { &in->tags, &in->need, &in->prefer };
+	unsigned set = 0;
+	size_t i, j;
+	int f, c;
+
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < s[j]->n; i++) {
+			rec_facet_split(s[j]->v[i], &f);
+			set |= 1u << f;
+		}
+	for (c = 0; c < in->ncons; c++)
+		set |= 1u << in->cons[c].facet;
+	for (i = 0; i < in->concepts.n; i++) {
+		const char *name = in->concepts.v[i];
+		size_t k;
+		if (!strncmp(name, "not:", 4))
+			continue;
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name))
+				set |= 1u << rec_concepts[k].facet;
+	}
+	return set;
+}
+
+/* copies from -> to the entries whose facet is not in drop */
+static void
+copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop)
+{
+	size_t i;
+	int f;
+
+	for (i = 0; i < from->n; i++) {
+		rec_facet_split(from->v[i], &f);
+		if (!(drop & (1u << f)))
+			rec_strs_add(to, from->v[i]);
+	}
+}
+
+/* whether s names a concept the message turned down ("not so dark") */
+static int
+turned_down(const struct rec_intent *in, const char *v)
+{
+	size_t i, k;
+	const char *name;
+
+	for (i = 0; i < in->concepts.n; i++) {
+		if (strncmp(in->concepts.v[i], "not:", 4))
+			continue;
+		name = in->concepts.v[i] + 4;
+		if (!strcmp(name, v))
+			return 1;
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name) &&
+			    rec_concepts[k].tags && strstr(rec_concepts[k].tags,
+			    rec_facet_split(v, NULL)))
+				return 1;
+	}
+	return rec_strs_has(&in->disliked_tags, rec_facet_split(v, NULL), 1);
+}
+
+/* The state carried into this turn (InteRecAgent's short-term profile):
+ * what was shown and named stays; a facet the message sets replaces the
+ * old one, the others go on; a new subject (items, creators, a genre)
+ * replaces the old subject; "any genre" drops the genre. */
+static void
+merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
+{
+	unsigned set = facets_of(in), drop;
+	size_t i;
+	int c, j;
+
+	rec_strs_copy(&in->shown, &prev->shown);
+	rec_strs_copy(&in->shown_keys, &prev->shown_keys);
+	rec_strs_copy(&in->last, &prev->last);
+	rec_strs_copy(&in->seen, &prev->seen);
+	rec_strs_copy(&in->disliked_creators, &prev->disliked_creators);
+	rec_strs_copy(&in->disliked_items, &prev->disliked_items);
+	rec_strs_copy(&in->earlier_creators, &prev->liked_creators);
+	rec_strs_copy(&in->earlier_creators, &prev->similar);
+	rec_strs_copy(&in->earlier_creators, &prev->earlier_creators);
+	if (!in->user && prev->user)
+		in->user = xstrdup(prev->user);
+	for (i = 0; i < prev->disliked_tags.n; i++)
+		rec_strs_add(&in->disliked_tags, prev->disliked_tags.v[i]);
+	/* a new subject replaces the old one */
+	if (cont || !has_subject(in)) {
+		rec_strs_copy(&in->liked_items, &prev->liked_items);
+		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
+		rec_strs_copy(&in->similar, &prev->similar);
+		rec_strs_copy(&in->colls, &prev->colls);
+		drop = set & ~(1u << REC_FACET_GENRE);
+	} else
+		drop = set | (1u << REC_FACET_GENRE);
+	if (cont)
+		drop = 0;
+	if (in->popular == 3) {	/* "any genre" */
+		drop |= 1u << REC_FACET_GENRE;
+		in->popular = 0;
+	}
+	/* what the message turned down goes */
+	for (i = 0; i < prev->tags.n; i++) {
+		int f;
+		rec_facet_split(prev->tags.v[i], &f);
+		if (!turned_down(in, prev->tags.v[i]) && !(drop & (1u << f)))
+			rec_strs_add(&in->tags, prev->tags.v[i]);
+	}
+	copy_facets(&in->need, &prev->need, drop);
+	copy_facets(&in->prefer, &prev->prefer, drop);
+	for (i = 0; i < prev->concepts.n; i++) {
+		size_t k;
+		int f = REC_FACET_NONE, down = 0;
+		const char *name = prev->concepts.v[i];
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name))
+				f = rec_concepts[k].facet;
+		for (k = 0; k < in->concepts.n; k++)
+			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
+			    !strcmp(in->concepts.v[k] + 4, name);
+		if (!down && !(drop & (1u << f)) && strncmp(name, "not:", 4))
+			rec_strs_add(&in->concepts, name);
+	}
+	if (!has_subject(in) || cont)
+		rec_strs_copy(&in->words, &prev->words);
+	rec_strs_copy(&in->themes, &prev->themes);
+	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {
+		int dup = 0, down = 0;
+		size_t k;
+		if (drop & (1u << prev->cons[c].facet))
+			continue;
+		for (k = 0; k < in->concepts.n; k++)
+			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
+			    !strcmp(in->concepts.v[k] + 4, prev->cons[c].say);
+		for (j = 0; j < in->ncons; j++)
+			dup |= !strcmp(in->cons[j].col, prev->cons[c].col) &&
+			    !strcmp(in->cons[j].op, prev->cons[c].op);
+		if (!dup && !down)
+			in->cons[in->ncons++] = prev->cons[c];
+	}
+	if (!in->popular)
+		in->popular = prev->popular;
+	if (in->k == 10 && prev->k != 10 && cont)
+		in->k = prev->k;
+}
+
+/* whether the turn says nothing new: chit-chat, thanks, "sounds good" */
+static int
+nothing_new(const struct rec_intent *in)
+{
+	return !rec_intent_asks(in) && !in->ncons && !in->popular &&
+	    !in->disliked_items.n && !in->disliked_creators.n &&
+	    !in->disliked_tags.n && !in->seen.n && !in->need.n &&
+	    !in->prefer.n && !in->similar.n && !in->concepts.n;
 }
 
 void
 rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
 {
-	struct words ws;
-	int more, rel, only_limits, asks;
+	struct rec_words ws;
+	int cont, rel;
 
 	memset(in, 0, sizeof *in);
 	in->k = 10;
-	words_of(message, &ws);
-	/* "more", "more like that", "another": carry the last intent on */
-	more = prev && (phrase(&ws, (const char *const[]){ "more like that",
-	    "more like these", "more like this", "more like them",
-	    "more of that", "more of those", "more of these", "more of this",
-	    "more of them", "more songs like", "similar ones", "another",
-	    "again", "keep going", "more please", NULL }, 1) ||
-	    (ws.n == 1 && at(&ws, 0, "more")));
-	{
-		static const char *const pos[] = { "i like", "i love", "loved",
-		    "liked", "enjoyed", "i enjoy", "im into", "i am into",
-		    "fan of", "i adore", "favourite", "favorite", NULL };
-		static const char *const negs[] = { "not a fan", "hate", "hated",
-		    "dislike", "disliked", "dont like", "didnt like",
-		    "cant stand", "not into", NULL };
-		/* the taste words are said, not searched for */
-		if (phrase(&ws, negs, 1))
-			in->taste = -1;
-		else if (phrase(&ws, pos, 1))
-			in->taste = 1;
+	rec_words_of(message, &ws);
+	if (question(kb, &ws, in)) {
+		if (prev)
+			merge(in, prev, 1);
+		rec_words_free(&ws);
+		return;
 	}
-	popularity(&ws, in);
-	dates_numbers(kb, &ws, in);
-	moods(kb, &ws, in);
-	rel = relative(kb, &ws, in, prev);
-	entities(kb, &ws, in, prev);
-	rec_intent_carry(in, prev);
-	/* a message with limits only ("from the 90s", "nothing too
-	 * mainstream") narrows the request before it */
-	asks = rec_intent_asks(in) || in->disliked_items.n ||
-	    in->disliked_creators.n || in->disliked_tags.n;
-	only_limits = prev && (in->ncons > 0 || in->popular) && !asks;
-	/* nothing new at all ("Great!", "yes please"): go on with the
-	 * request before */
-	if (prev && !asks && !in->ncons && !in->popular && !rel)
-		more = 1;
-	if (more || only_limits || (rel && !rec_intent_asks(in))) {
-		/* a refinement: keep what was asked before */
-		int i;
-		rec_strs_copy(&in->liked_items, &prev->liked_items);
-		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
-		rec_strs_copy(&in->tags, &prev->tags);
-		rec_strs_copy(&in->words, &prev->words);
-		for (i = 0; i < prev->ncons && in->ncons < REC_MAXC; i++) {
-			int j, dup = 0;
-			for (j = 0; j < in->ncons; j++)
-				dup |= !strcmp(in->cons[j].col,
-				    prev->cons[i].col) && !strcmp(in->cons[j].op,
-				    prev->cons[i].op);
-			if (!dup)
-				in->cons[in->ncons++] = prev->cons[i];
-		}
-		if (!in->popular)
-			in->popular = prev->popular;
-		if (more)
-			rec_intent_said(in, "%s", "more of the same");
-	}
-	words_free(&ws);
+	cont = prev && more(&ws);
+	if (phrase(&ws, (const char *const[]){ "any genre", "all genres",
+	    "any kind", "whatever genre", "every genre", "cualquier genero",
+	    "nimporte quel genre", NULL }, 1))
+		in->popular = 3;
+	tastes(&ws, in);
+	popularity(kb, &ws, in);
+	numbers(kb, &ws, in);
+	rel = relative(kb, &ws, in);
+	references(kb, &ws, in, prev);
+	rec_link(kb, &ws, in);
+	/* nothing new at all ("Great!", "yes please"): go on */
+	if (prev && !cont && !rel && nothing_new(in) && in->popular != 3)
+		cont = 1;
+	if (prev)
+		merge(in, prev, cont && !has_subject(in));
+	else if (in->popular == 3)
+		in->popular = 0;
+	if (cont)
+		rec_intent_said(in, "%s", "more of the same");
+	rec_words_free(&ws);
 }

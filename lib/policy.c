@@ -67,17 +67,18 @@ sql_str(struct rec_buf *b, const char *s)
 	rec_buf_addc(b, '\'');
 }
 
-/* the best-known items of a creator, for rec-cf --like */
+/* the best-known items of a creator (at most max), for seeds */
 static void
-top_items(struct rec_kb *kb, const char *creator, struct rec_buf *ids)
+top_items(struct rec_kb *kb, const char *creator, size_t max,
+    struct rec_buf *ids)
 {
 	static const char what[] = "finding a creator's best-known items";
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 
 	rec_buf_printf(&sql, "SELECT id FROM items WHERE \"%s\" = ? ORDER BY "
-	    "%s%s%s LIMIT 3", kb->c_creator, kb->c_pop ? "\"" : "",
-	    kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC" : "");
+	    "%s%s%s LIMIT %zu", kb->c_creator, kb->c_pop ? "\"" : "",
+	    kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC" : "", max);
 	st = rec_catalog_prepare(kb->cat, sql.data, what);
 	sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
 	while (rec_catalog_step(kb->cat, st, what))
@@ -118,24 +119,194 @@ creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
 	rec_buf_free(&list);
 }
 
+/* The tags a creator's items have most, as words for the tag fields:
+ * what "like X" means in this catalog's vocabulary. */
+static void
+creator_tags(struct rec_kb *kb, const char *creator, size_t max,
+    struct rec_buf *words)
+{
+	static const char what[] = "reading a creator's tags";
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	size_t i, n = 0;
+
+	if (!kb->c_creator || !kb->nc_tags)
+		return;
+	rec_buf_adds(&sql, "SELECT v, count(*) AS c FROM (");
+	for (i = 0; i < kb->nc_tags; i++) {
+		if (i)
+			rec_buf_adds(&sql, " UNION ALL ");
+		if (kb->c_tags_list[i])
+			rec_buf_printf(&sql, "SELECT j.value AS v FROM items, "
+			    "json_each(items.\"%s\") j WHERE items.\"%s\" = ?1",
+			    kb->c_tags[i], kb->c_creator);
+		else
+			rec_buf_printf(&sql, "SELECT \"%s\" AS v FROM items "
+			    "WHERE \"%s\" = ?1 AND v IS NOT NULL", kb->c_tags[i],
+			    kb->c_creator);
+	}
+	rec_buf_printf(&sql, ") GROUP BY v ORDER BY c DESC, v LIMIT %zu",
+	    max * 3);
+	st = rec_catalog_prepare(kb->cat, sql.data, what);
+	sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
+	while (rec_catalog_step(kb->cat, st, what) && n < max) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		struct rec_buf f = {0};
+		rec_norm(&f, v, strlen(v));
+		/* a creator's own name as a tag says nothing new */
+		if (f.len && rec_hash_get(&kb->creator, f.data, f.len) ==
+		    (size_t)-1 && (!words->data || !strstr(words->data,
+		    f.data))) {
+			rec_buf_printf(words, "%s%s", words->len ? " " : "",
+			    f.data);
+			n++;
+		}
+		rec_buf_free(&f);
+	}
+	sqlite3_reset(st);
+	rec_buf_free(&sql);
+}
+
+/* the categories to keep to, as SQL, after the constraints in b */
+static void
+need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < need->n; i++) {
+		rec_buf_adds(b, b->len ? " AND " : "");
+		rec_kb_cat_sql(kb, rec_facet_split(need->v[i], NULL), b);
+	}
+}
+
+/* the tag words of a list of "facet:word" entries, into w */
+static void
+words_of_list(const struct rec_strs *s, struct rec_buf *w)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *v = rec_facet_split(s->v[i], NULL);
+		if (!w->data || !strstr(w->data, v))
+			rec_buf_printf(w, "%s%s", w->len ? " " : "", v);
+	}
+}
+
+/* a rec-bm25 stage over every tags column */
+static void
+tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
+    const char *k, const char *query)
+{
+	size_t i;
+	struct rec_stage *s;
+
+	stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", src, "-k", k,
+	    (char *)NULL);
+	s = &p->src[p->nsrc - 1];
+	for (i = 0; i < kb->nc_tags; i++) {
+		arg(s, "-f");
+		arg(s, kb->c_tags[i]);
+	}
+	arg(s, "--");
+	arg(s, query);
+}
+
+static void
+weight(struct rec_stage *s, const char *src, double w)
+{
+	char b[64];
+
+	snprintf(b, sizeof b, "%s=%g", src, w);
+	arg(s, "-W");
+	arg(s, b);
+}
+
+/* the order of "the most popular first", or of "the best" */
+static void
+order_by(struct rec_kb *kb, int best, struct rec_buf *o)
+{
+	if (best && kb->c_rating && kb->c_pop)
+		/* the mean rating, shrunk to 3 for items few rated */
+		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
+		    "(\"%s\" + 25) DESC, \"%s\" DESC", kb->c_rating, kb->c_pop,
+		    kb->c_pop, kb->c_pop);
+	else if (kb->c_pop)
+		rec_buf_printf(o, "\"%s\" DESC", kb->c_pop);
+	else
+		rec_buf_adds(o, "rowid");
+}
+
 void
 rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
-	struct rec_buf b = {0}, w = {0};
+	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0};
+	struct rec_strs byc = {0};
 	char num[40];
-	size_t i, liked_streams = 0;
-	int near = 0, titled = 0;
+	size_t i;
+	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
+	int liked_creators = 0;
+	int sources;
 
 	memset(p, 0, sizeof *p);
 	/* nothing to go on, not even what was liked before */
-	if (!rec_intent_asks(in) && !in->user && !in->ncons && !in->popular &&
-	    !in->boost.n) {
+	if (!rec_intent_goes(in)) {
 		p->ask = xstrdup("What are you in the mood for? An artist, a "
 		    "title you like, a genre, a mood or a decade will do.");
 		return;
 	}
+	/* the conditions every item must meet */
+	rec_intent_where(in, &cond);
+	need_where(kb, &in->need, &cond);
+	for (i = 0; i < in->colls.n && kb->c_coll; i++) {
+		rec_buf_printf(&cond, "%snorm(\"%s\") LIKE ", cond.len ?
+		    " AND " : "", kb->c_coll);
+		sql_str(&cond, in->colls.v[i]);
+		rec_buf_adds(&cond, " || '%'");
+	}
+	for (i = 0; i < in->disliked_tags.n; i++) {
+		size_t t;
+		const char *v = rec_facet_split(in->disliked_tags.v[i], NULL);
+		for (t = 0; t < kb->nc_tags; t++) {
+			rec_buf_printf(&cond, "%sNOT has(\"%s\", ", cond.len ?
+			    " AND " : "", kb->c_tags[t]);
+			sql_str(&cond, v);
+			rec_buf_addc(&cond, ')');
+		}
+	}
+	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
+		rec_buf_printf(&cond, "%scoalesce(\"%s\", '') <> ", cond.len ?
+		    " AND " : "", kb->c_creator);
+		sql_str(&cond, in->disliked_creators.v[i]);
+	}
+	/* the same song under another id is a repeat */
+	if (in->shown_keys.n && kb->c_title && kb->c_creator) {
+		rec_buf_printf(&cond, "%slower(coalesce(\"%s\", '')) || char(9) || "
+		    "lower(coalesce(\"%s\", '')) NOT IN (", cond.len ? " AND " :
+		    "", kb->c_title, kb->c_creator);
+		for (i = 0; i < in->shown_keys.n; i++) {
+			rec_buf_adds(&cond, i ? ", " : "");
+			sql_str(&cond, in->shown_keys.v[i]);
+		}
+		rec_buf_addc(&cond, ')');
+	}
+	order_by(kb, in->popular == 2, &o);
+	/* the items asked for by title, first */
+	if (in->wanted.n) {
+		rec_buf_reset(&b);
+		rec_buf_adds(&b, "id IN (");
+		for (i = 0; i < in->wanted.n; i++) {
+			rec_buf_adds(&b, i ? ", " : "");
+			sql_str(&b, in->wanted.v[i]);
+		}
+		rec_buf_addc(&b, ')');
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "title", "-w",
+		    b.data, (char *)NULL);
+		titled = 1;
+	}
+	/* the items liked: items co-consumed with them, near them */
 	if (in->liked_items.n) {
+		rec_buf_reset(&b);
 		for (i = 0; i < in->liked_items.n; i++)
 			rec_buf_printf(&b, "%s%s", i ? "," : "",
 			    in->liked_items.v[i]);
@@ -149,139 +320,159 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-S",
 			    kb->dense_space, "-k", "100", "-l", b.data,
 			    (char *)NULL);
-		rec_buf_reset(&b);
+		if (kb->enc_space)
+			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "text",
+			    "-S", kb->enc_space, "-k", "100", "-l", b.data,
+			    (char *)NULL);
+		/* the same tags as their creators */
+		for (i = 0; kb->c_creator && i < in->liked_items.n && i < 3;
+		    i++) {
+			char *cr = rec_catalog_field(kb->cat, kb->c_creator,
+			    in->liked_items.v[i], strlen(in->liked_items.v[i]));
+			if (cr)
+				rec_strs_add(&byc, cr);
+			free(cr);
+		}
+		rec_buf_reset(&w);
+		for (i = 0; i < byc.n; i++)
+			creator_tags(kb, byc.v[i], 6, &w);
+		if (w.len && kb->has_bm25)
+			tag_stage(kb, p, "liketags", "200", w.data);
+		rec_strs_free(&byc);
 	}
-	/* a song named by its title ("add Kiss from a Rose"): the song
-	 * itself, and the other records of that title, first */
-	for (i = 0; i < in->wanted.n && kb->has_bm25 && kb->c_title; i++) {
-		char *t;
-		if (rec_strs_has(&in->shown, in->wanted.v[i], 0) ||
-		    !(t = rec_catalog_field(kb->cat, kb->c_title,
-		    in->wanted.v[i], strlen(in->wanted.v[i]))))
-			continue;
-		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-A", "-s", "title",
-		    "-f", kb->c_title, "-k", "20", t, (char *)NULL);
-		titled++;
-		free(t);
-	}
-	for (i = 0; i < in->liked_creators.n && kb->has_bm25; i++) {
-		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "creator",
-		    "-f", kb->c_creator, "-k", "100", in->liked_creators.v[i],
-		    (char *)NULL);
+	/* the creators asked for: their items, most popular first */
+	if (in->liked_creators.n && kb->c_creator) {
 		rec_buf_reset(&b);
-		top_items(kb, in->liked_creators.v[i], &b);
+		rec_buf_printf(&b, "\"%s\" IN (", kb->c_creator);
+		for (i = 0; i < in->liked_creators.n; i++) {
+			rec_buf_adds(&b, i ? ", " : "");
+			sql_str(&b, in->liked_creators.v[i]);
+		}
+		rec_buf_addc(&b, ')');
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "creator", "-k",
+		    "200", "-w", b.data, "-o", o.data, (char *)NULL);
+		by = 1;
+	}
+	/* creators named as a model: others like them */
+	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
+		rec_buf_reset(&b);
+		top_items(kb, in->similar.v[i], 5, &b);
 		if (kb->has_knn && b.len)
-			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
-			    "-l", b.data, (char *)NULL);
+			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "similar",
+			    "-k", "200", "-l", b.data, (char *)NULL);
+		if (kb->enc_space && b.len)
+			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s",
+			    "similar", "-S", kb->enc_space, "-k", "100", "-l",
+			    b.data, (char *)NULL);
+		rec_buf_reset(&w);
+		creator_tags(kb, in->similar.v[i], 8, &w);
+		if (w.len && kb->has_bm25)
+			tag_stage(kb, p, "similar", "300", w.data);
+		similar = 1;
 	}
-	/* the creators of what the person liked before (in this
-	 * conversation, or in their profile): more of theirs, as a weaker
-	 * stream, when the request names no creator of its own */
-	/* items near the ones liked before, by the catalog's vectors: a
-	 * weak stream (weight 0.3) that mostly orders the others */
-	if (in->boost.n && !in->liked_items.n && kb->dense_space) {
+	/* the topic: tag words in the tag fields, themes in titles too */
+	rec_buf_reset(&w);
+	words_of_list(&in->tags, &w);
+	if (w.len && kb->has_bm25)
+		tag_stage(kb, p, "topic", "300", w.data);
+	if (in->themes.n && kb->has_bm25 && kb->c_title) {
+		rec_buf_reset(&w);
+		words_of_list(&in->themes, &w);
+		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "theme", "-f",
+		    kb->c_title, "-k", "100", "--", w.data, (char *)NULL);
+	}
+	/* other words, by meaning (never a title search) */
+	if (in->words.n && (kb->enc_space || (kb->text_space &&
+	    rec_llm_enabled()))) {
+		rec_buf_reset(&w);
+		words_of_list(&in->words, &w);
+		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "meaning", "-S",
+		    kb->text_space && rec_llm_enabled() ? kb->text_space :
+		    kb->enc_space, "-k", "200", "-t", w.data, (char *)NULL);
+		meaning = 1;
+	}
+	if (in->user && kb->has_knn)
+		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
+		    in->user, (char *)NULL);
+	/* what the person liked before (in this conversation, or in their
+	 * profile): items near those, and more of their creators, as
+	 * weaker streams */
+	if (in->boost.n && !in->liked_items.n && kb->enc_space) {
 		rec_buf_reset(&b);
 		for (i = 0; i < in->boost.n && i < 20; i++)
 			rec_buf_printf(&b, "%s%s", i ? "," : "", in->boost.v[i]);
 		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "near", "-S",
-		    kb->dense_space, "-k", "100", "-l", b.data, (char *)NULL);
-		near = 1;
-		liked_streams++;
+		    kb->enc_space, "-k", "100", "-l", b.data, (char *)NULL);
+		liked = 1;
 	}
-	if ((in->boost.n || in->earlier_creators.n) &&
-	    !in->liked_creators.n && kb->has_bm25 && kb->c_creator) {
+	if ((in->boost.n || in->earlier_creators.n) && !by && !similar &&
+	    kb->c_creator) {
 		struct rec_strs cr = {0};
-		/* and those named in earlier turns, unless turned down */
 		for (i = 0; i < in->earlier_creators.n; i++)
 			if (!rec_strs_has(&in->disliked_creators,
 			    in->earlier_creators.v[i], 1))
 				rec_strs_add(&cr, in->earlier_creators.v[i]);
 		creators_of(kb, &in->boost, 6, &cr);
-		for (i = 0; i < cr.n; i++) {
-			stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "liked",
-			    "-f", kb->c_creator, "-k", "50", cr.v[i],
+		if (cr.n) {
+			rec_buf_reset(&b);
+			rec_buf_printf(&b, "\"%s\" IN (", kb->c_creator);
+			for (i = 0; i < cr.n; i++) {
+				rec_buf_adds(&b, i ? ", " : "");
+				sql_str(&b, cr.v[i]);
+			}
+			rec_buf_addc(&b, ')');
+			stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "liked",
+			    "-k", "200", "-w", b.data, "-o", o.data,
 			    (char *)NULL);
-			liked_streams++;
+			liked = liked_creators = 1;
 		}
 		rec_strs_free(&cr);
 	}
-	if ((in->tags.n || in->words.n) && kb->has_bm25) {
-		for (i = 0; i < in->tags.n; i++)
-			rec_buf_printf(&w, "%s%s", w.len ? " " : "",
-			    in->tags.v[i]);
-		for (i = 0; i < in->words.n; i++)
-			rec_buf_printf(&w, "%s%s", w.len ? " " : "",
-			    in->words.v[i]);
-		stage(&p->src, &p->nsrc, "rec-bm25", "-k", "300", w.data, (char *)NULL);
-	}
-	/* the same words by meaning, where a server embedded the catalog */
-	if ((in->tags.n || in->words.n) && kb->text_space &&
-	    rec_llm_enabled()) {
-		if (!w.len) {
-			for (i = 0; i < in->tags.n; i++)
-				rec_buf_printf(&w, "%s%s", w.len ? " " : "",
-				    in->tags.v[i]);
-			for (i = 0; i < in->words.n; i++)
-				rec_buf_printf(&w, "%s%s", w.len ? " " : "",
-				    in->words.v[i]);
-		}
-		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-S", kb->text_space,
-		    "-k", "100", "-t", w.data, (char *)NULL);
-	}
-	if (in->user && kb->has_knn)
-		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
-		    in->user, (char *)NULL);
-	/* constraints and unwanted creators */
-	rec_buf_reset(&b);
-	rec_intent_where(in, &b);
-	for (i = 0; i < in->disliked_tags.n; i++) {
-		size_t t;
-		for (t = 0; t < kb->nc_tags; t++) {
-			rec_buf_printf(&b, "%sNOT has(\"%s\", ", b.len ? " AND " :
-			    "", kb->c_tags[t]);
-			sql_str(&b, in->disliked_tags.v[i]);
-			rec_buf_addc(&b, ')');
-		}
-	}
-	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
-		rec_buf_printf(&b, "%scoalesce(\"%s\", '') <> ", b.len ?
-		    " AND " : "", kb->c_creator);
-		sql_str(&b, in->disliked_creators.v[i]);
-	}
-	if (!p->nsrc) {
-		/* nothing to retrieve by: the catalog under the limits */
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-k", "300", "-w",
-		    b.len ? b.data : "1", "-o", kb->c_pop ? kb->c_pop : "rowid",
+	sources = (int)p->nsrc - titled;
+	/* the catalog under the conditions, most popular (or best)
+	 * first: what a vague request gets, and a tie-breaker for the
+	 * others; the categories preferred, likewise */
+	if (!by || in->popular > 0) {
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prior", "-k",
+		    "300", "-w", cond.len ? cond.data : "1", "-o", o.data,
 		    (char *)NULL);
-		if (kb->c_pop) {
-			free(p->src[0].argv[p->src[0].argc - 1]);
-			rec_buf_reset(&w);
-			rec_buf_printf(&w, "\"%s\" DESC", kb->c_pop);
-			p->src[0].argv[p->src[0].argc - 1] = xstrdup(w.data);
-		}
-	} else if (b.len)
-		stage(&p->filt, &p->nfilt, "rec-sql", "-w", b.data, (char *)NULL);
+		prior = 1;
+	}
+	for (i = 0; i < in->prefer.n; i++) {
+		rec_buf_reset(&b);
+		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
+		rec_buf_adds(&b, b.len ? " AND " : "");
+		rec_kb_cat_sql(kb, rec_facet_split(in->prefer.v[i], NULL), &b);
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prefer", "-k",
+		    "300", "-w", b.data, "-o", o.data, (char *)NULL);
+	}
+	if (cond.len)
+		stage(&p->filt, &p->nfilt, "rec-sql", "-w", cond.data,
+		    (char *)NULL);
 	stage(&p->filt, &p->nfilt, "rec-rank", "-F", "rrf", (char *)NULL);
-	/* the creators the request names come first: a person who asks
-	 * for Rihanna wants Rihanna, not the songs whose titles share
-	 * words with the rest of the message */
-	if (in->liked_creators.n && kb->has_bm25 &&
-	    p->nsrc > in->liked_creators.n) {
-		arg(&p->filt[p->nfilt - 1], "-W");
-		arg(&p->filt[p->nfilt - 1], "creator=2");
-	}
-	if (near) {
-		arg(&p->filt[p->nfilt - 1], "-W");
-		arg(&p->filt[p->nfilt - 1], "near=0.3");
-	}
-	/* the song asked for leads */
-	if (titled && p->nsrc > (size_t)titled) {
-		arg(&p->filt[p->nfilt - 1], "-W");
-		arg(&p->filt[p->nfilt - 1], "title=2");
-	}
-	if (liked_streams && p->nsrc > liked_streams) {
-		arg(&p->filt[p->nfilt - 1], "-W");
-		arg(&p->filt[p->nfilt - 1], "liked=0.5");
+	{
+		struct rec_stage *r = &p->filt[p->nfilt - 1];
+		if (titled)
+			weight(r, "title", 4);
+		if (by)
+			weight(r, "creator", 2);
+		if (prior)
+			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 1.5 :
+			    0.3);
+		if (in->prefer.n)
+			weight(r, "prefer", 0.6);
+		if (meaning)
+			weight(r, "meaning", sources > 1 ? 0.4 : 1);
+		if (liked)
+			weight(r, "liked", 0.5);
+		if (liked)
+			weight(r, "near", 0.3);
+		if (in->liked_items.n) {
+			weight(r, "text", 0.5);
+			weight(r, "liketags", 0.5);
+		}
+		if (in->themes.n)
+			weight(r, "theme", 0.7);
 	}
 	rec_buf_reset(&b);
 	for (i = 0; i < in->disliked_items.n; i++)
@@ -289,8 +480,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    in->disliked_items.v[i]);
 	for (i = 0; i < in->shown.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->shown.v[i]);
+	for (i = 0; i < in->seen.n; i++)
+		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->seen.v[i]);
 	for (i = 0; i < in->liked_items.n; i++)
-		if (!titled || !rec_strs_has(&in->wanted, in->liked_items.v[i], 0))
+		if (!rec_strs_has(&in->wanted, in->liked_items.v[i], 0))
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
 			    in->liked_items.v[i]);
 	if (b.len) {
@@ -300,12 +493,6 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->popular < 0 && kb->c_pop) {
 		arg(&p->filt[p->nfilt - 1], "-N");
 		arg(&p->filt[p->nfilt - 1], "0.5");
-	} else if (in->popular > 0 && kb->c_pop) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, ".score * (1 + (.item.%s // 0) / 50)",
-		    kb->c_pop);
-		arg(&p->filt[p->nfilt - 1], "-b");
-		arg(&p->filt[p->nfilt - 1], b.data);
 	}
 	if (in->boost.n) {
 		rec_buf_reset(&b);
@@ -326,10 +513,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		arg(&p->filt[p->nfilt - 1], "-U");
 		arg(&p->filt[p->nfilt - 1], "title,creator");
 	}
-	/* a request of words only is spread over creators; one that names
-	 * creators, or follows creators liked before, wants more of theirs
-	 * (capping them at two cost CPCD Hit@10 0.027) */
-	if (kb->c_creator && !in->liked_creators.n && !liked_streams) {
+	/* spread over creators, unless the request is for some, or
+	 * follows the creators liked before (capping those cost CPCD
+	 * Hit@10 0.027) */
+	if (kb->c_creator && !by && !liked_creators) {
 		arg(&p->filt[p->nfilt - 1], "-D");
 		arg(&p->filt[p->nfilt - 1], kb->c_creator);
 		arg(&p->filt[p->nfilt - 1], "-p");
@@ -340,6 +527,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	arg(&p->filt[p->nfilt - 1], num);
 	rec_buf_free(&b);
 	rec_buf_free(&w);
+	rec_buf_free(&cond);
+	rec_buf_free(&o);
 }
 
 void

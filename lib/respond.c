@@ -97,6 +97,121 @@ struct facts {
 	char *title, *creator, *year;
 };
 
+/* the tag values an item has (the first few of each column), "a, b" */
+static void
+item_tags(struct rec_kb *kb, const char *id, size_t max, struct rec_buf *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < kb->nc_tags && n < max; i++) {
+		struct rec_buf sql = {0};
+		sqlite3_stmt *st;
+		if (kb->c_tags_list[i])
+			rec_buf_printf(&sql, "SELECT j.value FROM items, "
+			    "json_each(items.\"%s\") j WHERE items.id = ?",
+			    kb->c_tags[i]);
+		else
+			rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE "
+			    "id = ? AND \"%s\" IS NOT NULL", kb->c_tags[i],
+			    kb->c_tags[i]);
+		st = rec_catalog_prepare(kb->cat, sql.data, "reading tags");
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		while (n < max && rec_catalog_step(kb->cat, st, "reading tags")) {
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			if (!v || (out->data && strstr(out->data, v)))
+				continue;
+			rec_buf_printf(out, "%s%s", out->len ? ", " : "", v);
+			n++;
+		}
+		sqlite3_reset(st);
+		rec_buf_free(&sql);
+	}
+}
+
+void
+rec_answer(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *b)
+{
+	const char *s = in->subject;
+	char *title = NULL, *creator = NULL, *year = NULL;
+	struct rec_buf tags = {0};
+
+	if (!in->question || !s)
+		return;
+	if (in->question == REC_Q_COUNT) {
+		struct rec_buf sql = {0};
+		sqlite3_stmt *st;
+		long n = 0;
+		rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" = ?",
+		    kb->c_creator);
+		st = rec_catalog_prepare(kb->cat, sql.data, "counting items");
+		sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
+		if (rec_catalog_step(kb->cat, st, "counting items"))
+			n = (long)sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		rec_buf_printf(b, "The catalog has %ld %s by %s.\n", n,
+		    n == 1 ? "title" : "titles", s);
+		rec_buf_free(&sql);
+		return;
+	}
+	title = rec_catalog_field(kb->cat, kb->c_title, s, strlen(s));
+	creator = rec_catalog_field(kb->cat, kb->c_creator, s, strlen(s));
+	year = rec_catalog_field(kb->cat, kb->c_year ? kb->c_year : kb->c_date,
+	    s, strlen(s));
+	if (year && strlen(year) > 4)
+		year[4] = 0;
+	item_tags(kb, s, 5, &tags);
+	switch (in->question) {
+	case REC_Q_WHO:
+		if (creator)
+			rec_buf_printf(b, "'%s' is by %s.\n", title ? title : s,
+			    creator);
+		else
+			rec_buf_printf(b, "The catalog does not say who made "
+			    "'%s'.\n", title ? title : s);
+		break;
+	case REC_Q_DIRECTOR:
+		if (creator)
+			rec_buf_printf(b, "'%s' is by %s (the catalog names one "
+			    "creator per title, not the director and cast).\n",
+			    title ? title : s, creator);
+		else {
+			rec_buf_printf(b, "The catalog has no directors or cast, "
+			    "so I cannot say who directed '%s'", title ? title :
+			    s);
+			if (year || tags.len) {
+				rec_buf_adds(b, "; it knows");
+				if (year)
+					rec_buf_printf(b, " its year (%s)", year);
+				if (tags.len)
+					rec_buf_printf(b, "%s its genres and tags "
+					    "(%s)", year ? " and" : "", tags.data);
+			}
+			rec_buf_adds(b, ".\n");
+		}
+		break;
+	case REC_Q_YEAR:
+		if (year)
+			rec_buf_printf(b, "'%s' is from %s.\n", title ? title : s,
+			    year);
+		else
+			rec_buf_printf(b, "The catalog has no year for '%s'.\n",
+			    title ? title : s);
+		break;
+	case REC_Q_GENRE:
+		if (tags.len)
+			rec_buf_printf(b, "'%s' is tagged %s.\n", title ? title :
+			    s, tags.data);
+		else
+			rec_buf_printf(b, "The catalog has no genre for '%s'.\n",
+			    title ? title : s);
+		break;
+	}
+	free(title);
+	free(creator);
+	free(year);
+	rec_buf_free(&tags);
+}
+
 static void
 facts_of(struct rec_catalog *c, sqlite3_stmt *st, const char *id, size_t len,
     struct facts *f)
@@ -149,7 +264,7 @@ rec_respond(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&line, "%zu. %s", n, f.title ? f.title : "?");
 		if (f.creator)
 			rec_buf_printf(&line, " by %s", f.creator);
-		if (f.year)
+		if (f.year && !(f.title && strstr(f.title, f.year)))
 			rec_buf_printf(&line, " (%s)", f.year);
 		{
 			struct rec_buf why = {0};

@@ -26,7 +26,7 @@ test_ok "the model's intent, checked and repaired against the catalog" \
 	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out &&
 	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":100.0" out &&
 	 grep -q "\"source\":\"model\"" out && grep -q "creator '"'"'metallica'"'"' read as '"'"'Metallica'"'"'" out &&
-	 grep -q "\"shell\":\"rec-bm25 -e -s creator -f artist -k 100 Metallica < /dev/null | rec-sql -w .*tempo.* > 100. | rec-rank -F rrf -U title,creator -k 3\"" out'
+	 grep -q "\"shell\":\"rec-sql -a -s creator -k 200 -w .*Metallica.* < /dev/null | rec-sql -w .*tempo.* > 100. | rec-rank -F rrf -W creator=2 -U title,creator -k 3\"" out'
 test_ok 'the request the server received' \
 	'grep -q "^POST /v1/chat/completions HTTP/1.1" s1/request-1 &&
 	 grep -q "^Authorization: Bearer sekret" s1/request-1 &&
@@ -48,7 +48,7 @@ test_ok 'three wrong answers, then the rules' \
 	 grep -q "no numeric column '"'"'mood'"'"'" s3/request-3 && ! test -f s3/request-4'
 test_ok 'a server that is not there: the rules, and one line on stderr' \
 	'REC_LLM_URL=http://127.0.0.1:1/v1 rec-plan "songs by metallica" > out 2> err &&
-	 grep -q "^rec-bm25 -e -s creator -f artist -k 100 Metallica" out &&
+	 grep -q "^rec-sql -a -s creator -k 200 -w .*Metallica" out &&
 	 test "$(wc -l < err)" -eq 1 && grep -q "fell back to the rules" err'
 printf '%s\n' '{"request":"sad piano ballads","intent":{"tags":["piano"]}}' \
 	'{"request":"songs by metallica that are fast","intent":{"liked_creators":["Metallica"]}}' \

@@ -94,7 +94,7 @@ test_ok 'a failed stage is quoted, not a stage that only warned' \
 	'echo "rock" | REC_BIN=$PWD/b1 rec-chat > out &&
 	 grep -q "Something went wrong on my side: stage '"'"'rec-rank'"'"' failed with status 1 (rec-rank: out of cheese)\. " out'
 test_ok 'a failed source is named with its status, not the first source' \
-	'echo "metallica songs for a road trip" | REC_BIN=$PWD/b2 rec-chat > out &&
+	'echo "add karma police please" | REC_BIN=$PWD/b2 rec-chat > out &&
 	 grep -q "Something went wrong on my side: stage '"'"'rec-cf'"'"' failed with status 2 (rec-cf: no model)\. " out'
 
 done_testing

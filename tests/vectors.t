@@ -62,7 +62,7 @@ printf '{"data":[{"embedding":[1,2,3]}]}\n' > wrongdim.raw
 printf '%s\n' '{"words":["heavy guitars"]}' > wordsintent
 test_ok 'with a model, the planner also searches the embedded space by meaning' \
 	'serve e4 wordsintent && rec-plan "something with heavy guitars" > out && wait $stub &&
-	 grep -q "rec-dense -e -S text -k 100 -t '"'"'heavy guitars'"'"'" out'
+	 grep -q "rec-dense -e -s meaning -S text -k 200 -t '"'"'heavy guitars'"'"'" out'
 test_fail 'a query embedding of another dimension' 1 'the embedding has dimension 3, the space .text. 2' \
 	'serve e3 wrongdim.raw && rec-dense -S text -t "x" < /dev/null; s=$?; wait $stub; exit $s'
 printf '{"data":[{"embedding":[1,"x"]}]}\n' > notnum.raw

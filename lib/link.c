@@ -1,0 +1,508 @@
+/*
+ * link.c: grounding the words of a message in a catalog.  Spans link,
+ * the longest first, to creators, titles (in every form kb.c knows),
+ * collections and tag values, each only with enough evidence that the
+ * words were meant as a name: quotes, capitals, a cue ("by X", "like
+ * X", "the song X", "X songs"), or a name long or rare enough that it
+ * cannot be an everyday phrase.  What is left goes to the lexicon's
+ * concepts, then to the tag vocabulary, and what links to nothing is
+ * kept as words of meaning for the text encoder: it is never sent to a
+ * title search ("morning run" is not "Run Away").
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+static int
+at(const struct rec_words *ws, size_t i, const char *w)
+{
+	return i < ws->n && !strcmp(ws->w[i], w);
+}
+
+/* the words of phrase ph ("a b c") at i: how many, or 0 */
+size_t
+rec_words_phrase(const struct rec_words *ws, size_t i, const char *ph)
+{
+	size_t n = 0, len;
+	const char *p = ph;
+
+	while (*p) {
+		len = strcspn(p, " ");
+		if (i + n >= ws->n || ws->used[i + n] || strlen(ws->w[i + n]) !=
+		    len || strncmp(ws->w[i + n], p, len) || (n && ws->clause[i +
+		    n] != ws->clause[i]))
+			return 0;
+		n++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+/* words [i, i + n) joined into g; 0 if a rule used one, or they cross a
+ * clause */
+static int
+ngram(const struct rec_words *ws, size_t i, size_t n, struct rec_buf *g)
+{
+	size_t j;
+
+	if (i + n > ws->n)
+		return 0;
+	for (j = 0; j < n; j++)
+		if (ws->used[i + j] || ws->clause[i + j] != ws->clause[i])
+			return 0;
+	rec_buf_reset(g);
+	for (j = 0; j < n; j++)
+		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
+	return 1;
+}
+
+/* a word of everyday speech: filler, a word of the lexicon, or a word of
+ * a common tag value ("rock", "chill"); a name made only of such words
+ * needs more evidence than its spelling */
+static int
+common(const struct rec_kb *kb, const char *w)
+{
+	size_t c, k;
+	const char *p;
+
+	if (rec_lex_filler(w) || rec_lex_negation(w) || strlen(w) < 3)
+		return 1;
+	for (c = 0; rec_concepts[c].name; c++) {
+		size_t n = strlen(w);
+		for (p = rec_concepts[c].words; (p = strstr(p, w)); p += n)
+			if ((p == rec_concepts[c].words || p[-1] == '|' ||
+			    p[-1] == ' ') && (p[n] == 0 || p[n] == '|' ||
+			    p[n] == ' '))
+				return 1;
+	}
+	k = rec_hash_get(&kb->tag, w, strlen(w));
+	return k != (size_t)-1 && (double)kb->tagcount[k] * 200 >=
+	    (double)kb->nitems;
+}
+
+/* the evidence that words [i, i + n) were meant as a name */
+static int
+cued_before(const struct rec_words *ws, size_t i)
+{
+	static const char *const cue[] = { "by", "from", "like", "than", "as",
+	    "called", "titled", "named", "artist", "band", "singer", "song",
+	    "track", "movie", "film", "album", "seen", "watched", "heard",
+	    "loved", "liked", "love", "enjoyed", "play", "add", "about",
+	    "de", "par", "von", "como", "comme", "wie", NULL };
+	size_t k;
+
+	if (i == 0)
+		return 0;
+	for (k = 0; cue[k]; k++)
+		if (at(ws, i - 1, cue[k]))
+			return 1;
+	return at(ws, i - 1, "to") && i > 1 && (at(ws, i - 2, "similar") ||
+	    at(ws, i - 2, "listen") || at(ws, i - 2, "listening"));
+}
+
+static int
+cued_after(const struct rec_words *ws, size_t j)
+{
+	return at(ws, j, "songs") || at(ws, j, "song") || at(ws, j, "tracks") ||
+	    at(ws, j, "music") || at(ws, j, "albums") || at(ws, j, "stuff") ||
+	    at(ws, j, "was") || at(ws, j, "is");
+}
+
+static int
+all_cap(const struct rec_words *ws, size_t i, size_t n, int *quoted)
+{
+	size_t j, caps = 0, content = 0;
+
+	*quoted = 1;
+	for (j = i; j < i + n; j++) {
+		*quoted &= ws->quoted[j];
+		if (rec_lex_filler(ws->w[j]) && j > i)
+			continue;	/* "Lord of the Rings" */
+		content++;
+		caps += ws->cap[j] || isdigit((unsigned char)ws->w[j][0]);
+	}
+	return content && caps == content;
+}
+
+/* how many words of the span are not everyday words */
+static size_t
+rare_words(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n)
+{
+	size_t j, r = 0;
+
+	for (j = i; j < i + n; j++)
+		r += !common(kb, ws->w[j]);
+	return r;
+}
+
+/* whether the span is all the message says (besides filler): the
+ * message is the name */
+static int
+whole(const struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < ws->n; j++)
+		if ((j < i || j >= i + n) && (!rec_lex_filler(ws->w[j]) ||
+		    ws->used[j]))
+			return 0;
+	return 1;
+}
+
+enum { NAME_CREATOR, NAME_TITLE };
+
+/* whether word i is (part of) a creator's name of up to three words */
+static int
+creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
+{
+	struct rec_buf g = {0};
+	size_t m, j, from;
+	int found = 0;
+
+	for (m = 1; m <= 3 && !found; m++)
+		for (from = i + 1 >= m ? i + 1 - m : 0; from <= i && !found;
+		    from++) {
+			if (from + m > ws->n)
+				break;
+			rec_buf_reset(&g);
+			for (j = 0; j < m; j++)
+				rec_buf_printf(&g, "%s%s", j ? " " : "",
+				    ws->w[from + j]);
+			found = rec_hash_get(&kb->creator, g.data, g.len) !=
+			    (size_t)-1 && strlen(g.data) >= 5;
+		}
+	rec_buf_free(&g);
+	return found;
+}
+
+/* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
+ * rare name of two words, the whole message), 1 weak, 0 none. */
+static int
+evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n, int kind)
+{
+	int quoted, cap = all_cap(ws, i, n, &quoted);
+	size_t rare = rare_words(kb, ws, i, n), len = 0, j;
+
+	for (j = i; j < i + n; j++)
+		len += strlen(ws->w[j]) + (j > i);
+	if (quoted || (whole(ws, i, n) && (rare || n > 1)))
+		return 2;
+	if (cued_before(ws, i) || (kind == NAME_CREATOR && cued_after(ws,
+	    i + n)))
+		return rare || cap || n > 1 ? 2 : 1;
+	if (cap && (n > 1 || len >= 4))
+		return rare || n > 1 ? 2 : 1;
+	if (kind == NAME_CREATOR) {
+		/* "daft punk", "eminem": rare words; one short word only
+		 * next to another name ("muse and queen") */
+		if (rare == n && (n > 1 || len >= 5))
+			return 2;
+		if (rare == n && n == 1 && ((at(ws, i + 1, "and") &&
+		    creator_at(kb, ws, i + 2)) || (i >= 2 && at(ws, i - 1,
+		    "and") && creator_at(kb, ws, i - 2))))
+			return 2;
+		return 0;
+	}
+	/* a lowercase title: long, rare and of several words */
+	return n >= 3 && rare >= 2 && len >= 12 ? 2 : 0;
+}
+
+static void
+add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    struct rec_intent *in, size_t k)
+{
+	const char *name = kb->cname[k];
+	int mode = ws->mode[i];
+
+	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
+		rec_strs_add(&in->disliked_creators, name);
+		rec_intent_said(in, "not by %s", name);
+	} else if (mode == REC_LINK_LIKE || (i > 0 && (at(ws, i - 1, "like") ||
+	    at(ws, i - 1, "as") || at(ws, i - 1, "than") || (at(ws, i - 1, "to")
+	    && i > 1 && at(ws, i - 2, "similar"))))) {
+		rec_strs_add(&in->similar, name);
+		rec_intent_said(in, "like %s", name);
+	} else {
+		rec_strs_add(&in->liked_creators, name);
+		rec_intent_said(in, "by %s", name);
+	}
+}
+
+static void
+add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    struct rec_intent *in, const char *id, const char *said)
+{
+	int mode = ws->mode[i];
+	int model = i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
+	    (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2, "similar")));
+
+	(void)kb;
+	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
+		rec_strs_add(&in->disliked_items, id);
+		rec_intent_said(in, "not like '%s'", said);
+	} else if (mode == REC_LINK_SEEN) {
+		rec_strs_add(&in->seen, id);
+		rec_intent_said(in, "seen '%s'", said);
+	} else {
+		rec_strs_add(&in->liked_items, id);
+		/* named, not as a model ("like X") nor as a taste ("I
+		 * loved X"): the item itself is wanted */
+		if (!model && mode != REC_LINK_LIKE)
+			rec_strs_add(&in->wanted, id);
+		rec_intent_said(in, "like '%s'", said);
+	}
+}
+
+/* a tag value of the catalog as the request's topic (or what it does
+ * not want) */
+static void
+add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    struct rec_intent *in, const char *tag)
+{
+	struct rec_buf b = {0};
+	int hard;
+
+	rec_buf_printf(&b, "genre:%s", tag);
+	if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
+		rec_strs_add(&in->disliked_tags, tag);
+		rec_intent_said(in, "no %s", tag);
+	} else {
+		rec_strs_add(&in->tags, b.data);
+		if (rec_kb_category(kb, tag, &hard))
+			rec_strs_add(hard ? &in->need : &in->prefer, b.data);
+		rec_intent_said(in, "%s", tag);
+	}
+	rec_buf_free(&b);
+}
+
+/* the lexicon's concept c, grounded in the catalog (kb->ground[c]) */
+void
+rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
+    const char *said)
+{
+	const struct rec_concept *x = &rec_concepts[c];
+	const struct rec_ground *g = &kb->ground[c];
+	const char *fn = rec_facet_name(x->facet);
+	struct rec_buf b = {0};
+	size_t i;
+
+	if (neg) {
+		/* "no edm": what was said, if the catalog uses the word;
+		 * else what the concept means here */
+		if (said && rec_kb_tag_known(kb, said))
+			rec_strs_add(&in->disliked_tags, said);
+		else
+			for (i = 0; i < g->tags.n; i++)
+				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
+		rec_buf_printf(&b, "not:%s", x->name);
+		rec_strs_add(&in->concepts, b.data);
+		rec_intent_said(in, "no %s", said ? said : x->name);
+		rec_buf_free(&b);
+		return;
+	}
+	rec_strs_add(&in->concepts, x->name);
+	for (i = 0; i < g->tags.n; i++) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
+		rec_strs_add(&in->tags, b.data);
+		if (x->title)
+			rec_strs_add(&in->themes, g->tags.v[i]);
+	}
+	if (g->need) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->need);
+		rec_strs_add(&in->need, b.data);
+	}
+	if (g->prefer) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->prefer);
+		rec_strs_add(&in->prefer, b.data);
+	}
+	for (i = 0; i < 3; i++)
+		if (g->num[i]) {
+			const char *col = x->num[i].col;
+			if (!strcmp(col, "year") && kb->c_year)
+				col = kb->c_year;
+			rec_intent_cons(in, col, x->num[i].op, x->num[i].v,
+			    x->name, x->facet);
+		}
+	rec_intent_said(in, "%s", x->name);
+	rec_buf_free(&b);
+}
+
+/* the concepts whose words are at i, the longest phrase first: the
+ * concept's index, and *n the words */
+static long
+concept_at(const struct rec_words *ws, size_t i, size_t *n)
+{
+	size_t c, best = 0;
+	long found = -1;
+
+	for (c = 0; rec_concepts[c].name; c++) {
+		const char *p = rec_concepts[c].words;
+		struct rec_buf ph = {0};
+		while (*p) {
+			size_t len = strcspn(p, "|"), k;
+			rec_buf_reset(&ph);
+			rec_buf_add(&ph, p, len);
+			k = rec_words_phrase(ws, i, ph.data);
+			if (k > best) {
+				best = k;
+				found = (long)c;
+			}
+			p += len;
+			if (*p)
+				p++;
+		}
+		rec_buf_free(&ph);
+	}
+	*n = best;
+	return found;
+}
+
+static void
+mark(struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i; j < i + n; j++)
+		ws->used[j] = 1;
+}
+
+/* a misspelt name after a cue, or written with capitals: the closest
+ * creator or title within an edit or two */
+static int
+fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
+    struct rec_intent *in)
+{
+	struct rec_buf g = {0};
+	int quoted, strong = cued_before(ws, i) || all_cap(ws, i, n, &quoted);
+	size_t k;
+
+	if (!ngram(ws, i, n, &g) || g.len < 6 || rare_words(kb, ws, i, n) < n ||
+	    (!strong && n == 1)) {
+		rec_buf_free(&g);
+		return 0;
+	}
+	k = rec_kb_closest(&kb->creator, g.data, g.len >= 10 ? 2 : 1);
+	if (k != (size_t)-1) {
+		add_creator(kb, ws, i, in, k);
+		mark(ws, i, n);
+		rec_buf_free(&g);
+		return 1;
+	}
+	if (strong && g.len >= 8 && (k = rec_kb_closest(&kb->title, g.data,
+	    g.len >= 12 ? 2 : 1)) != (size_t)-1) {
+		add_title(kb, ws, i, in, kb->tid[k], kb->title.key[k]);
+		mark(ws, i, n);
+		rec_buf_free(&g);
+		return 1;
+	}
+	rec_buf_free(&g);
+	return 0;
+}
+
+void
+rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
+{
+	struct rec_buf g = {0};
+	size_t i, n;
+
+	/* collections: "album X", "X album", with the creator named */
+	for (i = 0; kb->c_coll && i < ws->n; i++) {
+		if (ws->used[i] || !(at(ws, i, "album") || at(ws, i, "record") ||
+		    at(ws, i, "ep")))
+			continue;
+		for (n = 6; n >= 1; n--) {
+			if (ngram(ws, i + 1, n, &g) && rec_hash_get(&kb->coll,
+			    g.data, g.len) != (size_t)-1) {
+				rec_strs_add(&in->colls, g.data);
+				rec_intent_said(in, "from the album '%s'", g.data);
+				mark(ws, i, n + 1);
+				break;
+			}
+			if (i >= n && ngram(ws, i - n, n, &g) &&
+			    rec_hash_get(&kb->coll, g.data, g.len) !=
+			    (size_t)-1) {
+				rec_strs_add(&in->colls, g.data);
+				rec_intent_said(in, "from the album '%s'", g.data);
+				mark(ws, i - n, n + 1);
+				break;
+			}
+		}
+	}
+	/* names: the longest span first */
+	for (n = 8; n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			int ce = 0, te = 0;
+			size_t ck, tk, tg;
+			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 2 ||
+			    rec_lex_filler(g.data))))
+				continue;
+			ck = rec_hash_get(&kb->creator, g.data, g.len);
+			tk = rec_hash_get(&kb->title, g.data, g.len);
+			tg = rec_hash_get(&kb->tag, g.data, g.len);
+			if (ck != (size_t)-1)
+				ce = evidence(kb, ws, i, n, NAME_CREATOR);
+			if (tk != (size_t)-1)
+				te = evidence(kb, ws, i, n, NAME_TITLE);
+			/* a common tag ("rock", "Metal") is the topic, unless
+			 * the words are clearly meant as a name: left for the
+			 * concepts and the tags below */
+			if (tg != (size_t)-1 && (double)kb->tagcount[tg] * 200 >=
+			    (double)kb->nitems && !(ce == 2 && cued_before(ws,
+			    i)))
+				continue;
+			if (ce == 2 && ce >= te) {
+				add_creator(kb, ws, i, in, ck);
+				mark(ws, i, n);
+			} else if (te == 2) {
+				add_title(kb, ws, i, in, kb->tid[tk], g.data);
+				mark(ws, i, n);
+			}
+		}
+	/* misspelt names */
+	for (n = 4; n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++)
+			fuzzy(kb, ws, i, n, in);
+	/* the lexicon's concepts */
+	for (i = 0; i < ws->n; i++) {
+		long c;
+		if (ws->used[i])
+			continue;
+		if ((c = concept_at(ws, i, &n)) < 0)
+			continue;
+		ngram(ws, i, n, &g);
+		rec_add_concept(kb, in, (size_t)c, ws->neg[i] ||
+		    ws->mode[i] == REC_LINK_DISLIKE, g.data);
+		mark(ws, i, n);
+	}
+	/* spans of the tag vocabulary, the longest first */
+	for (n = 4; n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 3 ||
+			    rec_lex_filler(g.data) || isdigit((unsigned char)
+			    g.data[0]))))
+				continue;
+			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
+				continue;
+			add_tag(kb, ws, i, in, g.data);
+			mark(ws, i, n);
+		}
+	/* what links to nothing: words of meaning */
+	for (i = 0; i < ws->n; i++) {
+		const char *w = ws->w[i];
+		if (ws->used[i] || rec_lex_filler(w) || strlen(w) < 3 ||
+		    isdigit((unsigned char)w[0]))
+			continue;
+		if (!ws->neg[i] && ws->mode[i] != REC_LINK_DISLIKE)
+			rec_strs_add(&in->words, w);
+	}
+	rec_buf_free(&g);
+}
