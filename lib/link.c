@@ -112,8 +112,12 @@ cued_after(const struct rec_words *ws, size_t j)
 	    at(ws, j, "was") || at(ws, j, "is");
 }
 
+/* whether every word of the span that counts was written with a
+ * capital ("Lord of the Rings"); a capital at a sentence's start counts
+ * only on a rare word ("Inception was boring", not "Rock songs") */
 static int
-all_cap(const struct rec_words *ws, size_t i, size_t n, int *quoted)
+all_cap(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n, int *quoted)
 {
 	size_t j, caps = 0, content = 0;
 
@@ -121,9 +125,11 @@ all_cap(const struct rec_words *ws, size_t i, size_t n, int *quoted)
 	for (j = i; j < i + n; j++) {
 		*quoted &= ws->quoted[j];
 		if (rec_lex_filler(ws->w[j]) && j > i)
-			continue;	/* "Lord of the Rings" */
+			continue;
 		content++;
-		caps += ws->cap[j] || isdigit((unsigned char)ws->w[j][0]);
+		caps += ws->cap[j] == 1 || (ws->cap[j] == 2 && (n > 1 ||
+		    !common(kb, ws->w[j]))) || isdigit((unsigned char)
+		    ws->w[j][0]);
 	}
 	return content && caps == content;
 }
@@ -186,7 +192,7 @@ static int
 evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
     size_t n, int kind)
 {
-	int quoted, cap = all_cap(ws, i, n, &quoted);
+	int quoted, cap = all_cap(kb, ws, i, n, &quoted);
 	size_t rare = rare_words(kb, ws, i, n), len = 0, j;
 
 	for (j = i; j < i + n; j++)
@@ -194,7 +200,8 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	if (quoted || (whole(ws, i, n) && (rare || n > 1)))
 		return 2;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && cued_after(ws,
-	    i + n)))
+	    i + n)) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
+	    at(ws, i + n, "is"))))
 		return rare || cap || n > 1 ? 2 : 1;
 	if (cap && (n > 1 || len >= 4))
 		return rare || n > 1 ? 2 : 1;
@@ -306,6 +313,8 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 		rec_buf_free(&b);
 		return;
 	}
+	if (rec_strs_has(&in->concepts, x->name, 0))
+		return;
 	rec_strs_add(&in->concepts, x->name);
 	for (i = 0; i < g->tags.n; i++) {
 		rec_buf_reset(&b);
@@ -382,7 +391,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
     struct rec_intent *in)
 {
 	struct rec_buf g = {0};
-	int quoted, strong = cued_before(ws, i) || all_cap(ws, i, n, &quoted);
+	int quoted, strong = cued_before(ws, i) || all_cap(kb, ws, i, n,
+	    &quoted);
 	size_t k;
 
 	if (!ngram(ws, i, n, &g) || g.len < 6 || rare_words(kb, ws, i, n) < n ||

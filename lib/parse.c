@@ -97,8 +97,9 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		else if (len > 5 && p[len - 1] == 's' &&
 		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
 			len -= 4;
-		cap = !first && isupper((unsigned char)*p) && !(len == 1 &&
-		    *p == 'I') && strncmp(p, "I'", 2);
+		/* a capital at a sentence's start says less: 2, not 1 */
+		cap = isupper((unsigned char)*p) && !(len == 1 && *p == 'I') &&
+		    strncmp(p, "I'", 2) ? first ? 2 : 1 : 0;
 		rec_buf_reset(&f);
 		rec_norm(&f, p, len);
 		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
@@ -507,10 +508,14 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 				ws->neg[j] = 0;
 		}
 	}
-	/* "X was boring": the clause is a dislike */
-	for (i = 0; i < ws->n; i++)
+	/* "X was boring", "that was bad": the clause is a dislike */
+	for (i = 1; i < ws->n; i++)
 		for (k = 0; bad[k]; k++)
-			if (at(ws, i, bad[k]) && !ws->used[i]) {
+			if (at(ws, i, bad[k]) && !ws->used[i] && (at(ws, i - 1,
+			    "was") || at(ws, i - 1, "is") || at(ws, i - 1, "were") ||
+			    at(ws, i - 1, "its") || at(ws, i - 1, "thats") ||
+			    at(ws, i - 1, "so") || at(ws, i - 1, "too") ||
+			    at(ws, i - 1, "really") || at(ws, i - 1, "pretty"))) {
 				for (j = 0; j < ws->n; j++)
 					if (ws->clause[j] == ws->clause[i])
 						ws->mode[j] = REC_LINK_DISLIKE;
