@@ -138,21 +138,6 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 	return ok;
 }
 
-struct ranked {
-	size_t k;
-	double s;
-};
-
-static int
-cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->s != y->s)
-		return x->s > y->s ? -1 : 1;
-	return x->k < y->k ? -1 : x->k > y->k;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -176,7 +161,7 @@ main(int argc, char **argv)
 	size_t limit = 100, i, n = 0;
 	struct rec_hash seeds = {0}, cand = {0}, allow = {0};
 	struct score *sc = NULL;
-	struct ranked *rk;
+	struct rec_scored *rk;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	struct rec_buf why = {0};
@@ -326,21 +311,21 @@ main(int argc, char **argv)
 	n = cand.n;
 	rk = xcalloc(n + 1, sizeof *rk);
 	for (i = 0; i < n; i++) {
-		rk[i].k = i;
-		rk[i].s = sc[i].s;
+		rk[i].index = i;
+		rk[i].score = sc[i].s;
 	}
-	if (n)
-		qsort(rk, n, sizeof *rk, cmp_ranked);
+	rec_scored_sort(rk, n, sizeof *rk);
 	rec_writer_init(&w, 1, mp);
 	{
 		size_t written = 0;
 		for (i = 0; i < n && written < limit; i++) {
-			const char *id = cand.key[rk[i].k];
-			size_t len = cand.keylen[rk[i].k];
+			const char *id = cand.key[rk[i].index];
+			size_t len = cand.keylen[rk[i].index];
 			rec_buf_reset(&why);
 			if (!strcmp(kind, "itemknn") || !strcmp(kind, "ease") ||
 			    like) {
-				char *t = title_of(seeds.key[sc[rk[i].k].seed]);
+				char *t = title_of(seeds.key[
+				    sc[rk[i].index].seed]);
 				rec_buf_printf(&why, "cf: %s '%s'", user ?
 				    "you have" : "often with", t);
 				if (user)
@@ -350,7 +335,7 @@ main(int argc, char **argv)
 				rec_buf_printf(&why, "cf: fits your history "
 				    "(%s)", model);
 			written += rec_write_scored(&w, frompool ? &pool : NULL,
-			    id, len, rk[i].s, src, why.data, limit - written);
+			    id, len, rk[i].score, src, why.data, limit - written);
 		}
 		rec_trace_count(pool.n, written);
 	}

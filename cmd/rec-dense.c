@@ -374,7 +374,7 @@ main(int argc, char **argv)
 	struct rec_hash seeds = {0}, allow_ids = {0};
 	struct ids ids;
 	unsigned char *allow;
-	struct rec_dense_hit *hits;
+	struct rec_scored *hits;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	sqlite3 *db;
@@ -591,7 +591,7 @@ main(int argc, char **argv)
 	nh = rec_dense_topk(m, n, (size_t)dim, q, inv, allow, limit, hits);
 	rec_writer_init(&w, 1, mp);
 	for (i = 0; i < nh && written < limit; i++) {
-		const char *id = sp.chars + sp.off[hits[i].row];
+		const char *id = sp.chars + sp.off[hits[i].index];
 		written += rec_write_scored(&w, pool.n ? &pool : NULL, id,
 		    strlen(id), hits[i].score, src, why, limit - written);
 	}

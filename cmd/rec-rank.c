@@ -426,14 +426,14 @@ pack_out(msgpack_packer *pk, const struct rec_cand *c, const char *src,
 	msgpack_pack_str_with_body(pk, pool.ids.key[c->uid],
 	    pool.ids.keylen[c->uid]);
 	msgpack_pack_str_with_body(pk, "score", 5);
-	msgpack_pack_double(pk, c->score);
+	msgpack_pack_double(pk, c->r.score);
 	msgpack_pack_str_with_body(pk, "src", 3);
 	msgpack_pack_str_with_body(pk, src, strlen(src));
 	msgpack_pack_str_with_body(pk, "scores", 6);
 	msgpack_pack_map(pk, (uint32_t)nsv + 1);
 	rec_buf_add(pk->data, tmp.data, tmp.len);
 	msgpack_pack_str_with_body(pk, src, strlen(src));
-	msgpack_pack_double(pk, c->score);
+	msgpack_pack_double(pk, c->r.score);
 	if (why || c->why) {
 		uint32_t nw = why ? (why->type == MSGPACK_OBJECT_ARRAY ?
 		    why->via.array.size : 1) : 0;
@@ -496,7 +496,7 @@ jq_view(struct rec_buf *out, const struct rec_cand *c, msgpack_zone *zone,
 	}
 	rec_pack_map_except(&pk, &first, drop, 2);
 	msgpack_pack_str_with_body(&pk, "score", 5);
-	msgpack_pack_double(&pk, c->score);
+	msgpack_pack_double(&pk, c->r.score);
 	msgpack_pack_str_with_body(&pk, "item", 4);
 	if (all && sqlite3_step(all) == SQLITE_ROW) {
 		n = sqlite3_column_count(all);
@@ -748,7 +748,7 @@ main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			msgpack_object o;
 			jq_view(&view, &c[i], &zone, &o);
-			if (!rec_jq_number(jby, &o, &c[i].score, &err))
+			if (!rec_jq_number(jby, &o, &c[i].r.score, &err))
 				jq_die("--by", &err, jby, jwhere);
 		}
 	/* boosts work on scores scaled to 0..1 */
@@ -765,15 +765,15 @@ main(int argc, char **argv)
 		for (i = 0; i < nlike; i++)
 			taste_add(&lt, like[i], strlen(like[i]));
 		for (i = 0; i < n; i++) {
-			if (c[i].score < lo)
-				lo = c[i].score;
-			if (c[i].score > hi)
-				hi = c[i].score;
+			if (c[i].r.score < lo)
+				lo = c[i].r.score;
+			if (c[i].r.score > hi)
+				hi = c[i].r.score;
 		}
 		for (i = 0; i < n; i++) {
 			const char *id = pool.ids.key[c[i].uid];
 			size_t len = pool.ids.keylen[c[i].uid];
-			double s = hi > lo ? (c[i].score - lo) / (hi - lo) : 1;
+			double s = hi > lo ? (c[i].r.score - lo) / (hi - lo) : 1;
 			if (user) {
 				double a = affinity(&ut, id, len, &cr, &sh);
 				s += personal * a;
@@ -794,7 +794,7 @@ main(int argc, char **argv)
 					add_why(&c[i], "%s", "shares tags with "
 					    "ones you like");
 			}
-			c[i].score = s;
+			c[i].r.score = s;
 		}
 		if (novelty > 0) {
 			sqlite3_stmt *cnt, *tot;
@@ -823,7 +823,7 @@ main(int argc, char **argv)
 						    0) / total;
 					free(pv);
 				}
-				c[i].score = (1 - novelty) * c[i].score / scale +
+				c[i].r.score = (1 - novelty) * c[i].r.score / scale +
 				    novelty * (1 - pct);
 				if (pct < 0.5)
 					add_why(&c[i], "%s", "less known");

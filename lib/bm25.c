@@ -554,49 +554,6 @@ seek(const struct cursor *c, size_t pos, uint32_t d)
 	return hi;
 }
 
-/* min-heap of the k best: the root is the worst kept */
-static int
-worse(const struct rec_bm25_hit *a, const struct rec_bm25_hit *b)
-{
-	return a->score < b->score || (a->score == b->score && a->doc > b->doc);
-}
-
-static void
-heap_push(struct rec_bm25_hit *h, size_t *n, size_t k, uint32_t doc,
-    double s)
-{
-	struct rec_bm25_hit e = { doc, s };
-	size_t i, c;
-
-	if (*n < k) {
-		for (i = (*n)++; i > 0 && worse(&e, &h[(i - 1) / 2]);
-		    i = (i - 1) / 2)
-			h[i] = h[(i - 1) / 2];
-		h[i] = e;
-		return;
-	}
-	if (!worse(&h[0], &e))
-		return;
-	for (i = 0; (c = 2 * i + 1) < *n; i = c) {
-		if (c + 1 < *n && worse(&h[c + 1], &h[c]))
-			c++;
-		if (!worse(&h[c], &e))
-			break;
-		h[i] = h[c];
-	}
-	h[i] = e;
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct rec_bm25_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->doc < y->doc ? -1 : x->doc > y->doc;
-}
-
 static int
 cmp_ub(const void *a, const void *b)
 {
@@ -610,7 +567,7 @@ cmp_ub(const void *a, const void *b)
 size_t
 rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, int conjunctive, double k1, double b, size_t k,
-    int exhaustive, struct rec_bm25_hit *out)
+    int exhaustive, struct rec_scored *out)
 {
 	const struct rec_bm25_field *fl = &x->field[f];
 	struct cursor *c;
@@ -660,7 +617,7 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 			for (i = 0; i < nc; i++)
 				score += c[i].idf * tfpart(c[i].tf[c[i].pos],
 				    fl->doclen[d], fl->avgdl, k1, b);
-			heap_push(out, &nh, k, d, score);
+			rec_topk_push(out, &nh, k, score, d);
 		}
 		goto done;
 	}
@@ -674,7 +631,7 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 			}
 		for (j = 0; j < x->ndocs; j++)
 			if (acc[j] > 0)
-				heap_push(out, &nh, k, (uint32_t)j, acc[j]);
+				rec_topk_push(out, &nh, k, acc[j], j);
 		free(acc);
 		goto done;
 	}
@@ -728,10 +685,10 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 		score = 0;
 		for (j = 0; j < nterms; j++)
 			score += part[j];
-		heap_push(out, &nh, k, d, score);
+		rec_topk_push(out, &nh, k, score, d);
 	}
 done:
-	qsort(out, nh, sizeof *out, cmp_hit);
+	rec_scored_sort(out, nh, sizeof *out);
 	free(c);
 	free(part);
 	free(prefix);

@@ -134,6 +134,27 @@ size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
 size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
 void rec_hash_free(struct rec_hash *h);
 
+/* sort.c: the one order of ranked lists: the higher score first, ties
+ * to the lower index (the earlier record, the lower document or row).
+ * Arrays of struct rec_scored sort with it, and so do arrays of a
+ * struct whose first member is one (struct rec_cand). */
+struct rec_scored {
+	double score;
+	size_t index;
+};
+/* a qsort comparator: < 0 when a goes before b */
+int rec_scored_cmp(const void *a, const void *b);
+/* sorts n elements of size bytes, each starting with a struct rec_scored */
+void rec_scored_sort(void *v, size_t n, size_t size);
+/* Keeps the best k of a stream in h (room for k), *n of them so far:
+ * adds (score, index) while there is room, or in place of the worst
+ * kept when it is better.  h is a heap with the worst at h[0]; sort it
+ * with rec_scored_sort to read it best first.  E.g.
+ *   for (i = 0; i < n; i++) rec_topk_push(h, &nh, k, s[i], i);
+ *   rec_scored_sort(h, nh, sizeof *h); */
+void rec_topk_push(struct rec_scored *h, size_t *n, size_t k, double score,
+    size_t index);
+
 /* a list of strings, each owned by the list (rec_strs_free frees
  * them all) */
 struct rec_strs {

@@ -88,8 +88,8 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	}
 	for (i = 0; i < n; i++) {
 		c[i].uid = i;
-		c[i].order = p->first[i];
-		c[i].score = acc[i];
+		c[i].r.index = p->first[i];
+		c[i].r.score = acc[i];
 	}
 	free(src);
 	free(rank);
@@ -103,21 +103,10 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	return n;
 }
 
-static int
-cmp_cand(const void *a, const void *b)
-{
-	const struct rec_cand *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 void
 rec_rank_sort(struct rec_cand *c, size_t n)
 {
-	if (n)
-		qsort(c, n, sizeof *c, cmp_cand);
+	rec_scored_sort(c, n, sizeof *c);
 }
 
 size_t
@@ -174,10 +163,10 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 	if (n < 2)
 		return;
 	for (i = 0; i < n; i++) {
-		if (c[i].score < lo)
-			lo = c[i].score;
-		if (c[i].score > hi)
-			hi = c[i].score;
+		if (c[i].r.score < lo)
+			lo = c[i].r.score;
+		if (c[i].r.score > hi)
+			hi = c[i].r.score;
 	}
 	maxsim = xcalloc(n, sizeof *maxsim);
 	v = xcalloc(n, sizeof *v);
@@ -191,7 +180,7 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 		double bv = -INFINITY;
 		best = i;
 		for (j = i; j < n; j++) {
-			double rel = hi > lo ? (c[j].score - lo) / (hi - lo) : 1;
+			double rel = hi > lo ? (c[j].r.score - lo) / (hi - lo) : 1;
 			double m = lambda * rel - (1 - lambda) * maxsim[j];
 			if (m > bv) {
 				bv = m;

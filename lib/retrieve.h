@@ -49,11 +49,6 @@ struct rec_bm25 {
 	struct rec_hash *idhash;	/* built by rec_bm25_doc */
 };
 
-struct rec_bm25_hit {
-	uint32_t doc;
-	double score;
-};
-
 /* 0, or -1 with a message in err */
 int rec_bm25_open(struct rec_bm25 *x, const char *path, struct rec_buf *err);
 void rec_bm25_close(struct rec_bm25 *x);
@@ -67,12 +62,13 @@ long rec_bm25_term(const struct rec_bm25 *x, int f, const char *t,
 long rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
     size_t n);
 /* Top k documents for the terms (indexes; repeats count again) in
- * field f, best first, ties to the lower document: disjunctive (any
- * term) or conjunctive (all); exhaustive or with MaxScore pruning,
- * which gives the same list.  Returns how many; out has room for k. */
+ * field f, best first, ties to the lower document (out[i].index):
+ * disjunctive (any term) or conjunctive (all); exhaustive or with
+ * MaxScore pruning, which gives the same list.  Returns how many; out
+ * has room for k. */
 size_t rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, int conjunctive, double k1, double b, size_t k,
-    int exhaustive, struct rec_bm25_hit *out);
+    int exhaustive, struct rec_scored *out);
 /* the score of one document (0 when no term matches) */
 double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, double k1, double b, uint32_t doc);
@@ -96,9 +92,9 @@ int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
 /* rank.c: fusion and the final ordering (rec-rank).  A candidate is a
  * distinct id of a pool. */
 struct rec_cand {
+	struct rec_scored r;	/* its score, and its first record in the
+				 * pool (ties go to the earlier) */
 	size_t uid;		/* the id's index in the pool */
-	size_t order;		/* first appearance in the pool: ties */
-	double score;
 	char *why;		/* what this stage did to it, or NULL */
 };
 
@@ -232,17 +228,14 @@ void rec_textenc_free(struct rec_textenc *e);
 
 /* dense.c: exact top-k by inner product or cosine over a row-major
  * matrix (n x dim floats), close to memory bandwidth; and an IVF index
- * (k-means lists, nprobe of them searched) for large spaces. */
-struct rec_dense_hit {
-	uint32_t row;
-	float score;
-};
+ * (k-means lists, nprobe of them searched) for large spaces.  A hit's
+ * index is its row; its score a float's value. */
 /* scores every row (rows with allow[row] == 0 are skipped when allow is
  * given); norms: 1/|row| per row for cosine, or NULL for inner product;
  * best k into out, best first, ties to the lower row; returns how many */
 size_t rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
     const float *invnorm, const unsigned char *allow, size_t k,
-    struct rec_dense_hit *out);
+    struct rec_scored *out);
 
 struct rec_ivf {
 	size_t nlist, dim;
@@ -258,7 +251,7 @@ void rec_ivf_build(struct rec_ivf *ix, const float *m, size_t n, size_t dim,
  * of the rows in list order */
 size_t rec_ivf_search(const struct rec_ivf *ix, const float *q,
     const float *invnorm, size_t nprobe, size_t k,
-    struct rec_dense_hit *out);
+    struct rec_scored *out);
 void rec_ivf_free(struct rec_ivf *ix);
 
 /* textenc.c: an encoder rec-train text wrote into the catalog as space: e holds
