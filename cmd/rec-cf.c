@@ -159,8 +159,9 @@ main(int argc, char **argv)
 	const char *like = NULL, *user = NULL;
 	char *kind;
 	size_t limit = 100, i, n = 0;
-	struct rec_hash seeds = {0}, cand = {0}, allow = {0};
-	struct score *sc = NULL;
+	struct rec_hash seeds = {0}, allow = {0};
+	struct rec_hash cand = { .vsize = sizeof(struct score) };
+	struct score *sc, *e;
 	struct rec_scored *rk;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
@@ -233,21 +234,17 @@ main(int argc, char **argv)
 				size_t len = (size_t)sqlite3_column_bytes(st, 0),
 				    k;
 				double v = sqlite3_column_double(st, 1);
-				int added;
 				if (rec_hash_get(&seeds, nb, len) != (size_t)-1)
 					continue;
 				if (frompool && rec_hash_get(&allow, nb, len) ==
 				    (size_t)-1)
 					continue;
-				k = rec_hash_put(&cand, nb, len, &added);
-				if (added) {
-					sc = xrealloc(sc, cand.cap * sizeof *sc);
-					memset(&sc[k], 0, sizeof sc[k]);
-				}
-				sc[k].s += v;
-				if (v > sc[k].best) {
-					sc[k].best = v;
-					sc[k].seed = s;
+				k = rec_hash_put(&cand, nb, len, NULL);
+				e = (struct score *)cand.val + k;
+				e->s += v;
+				if (v > e->best) {
+					e->best = v;
+					e->seed = s;
 				}
 			}
 		}
@@ -299,16 +296,17 @@ main(int argc, char **argv)
 			if (like)	/* cosine to the seeds */
 				dot = nn > 0 ? dot / sqrt(nn) : 0;
 			k = rec_hash_put(&cand, id, len, NULL);
-			sc = xrealloc(sc, cand.cap * sizeof *sc);
-			sc[k].s = dot;
-			sc[k].best = dot;
-			sc[k].seed = 0;
+			e = (struct score *)cand.val + k;
+			e->s = dot;
+			e->best = dot;
+			e->seed = 0;
 		}
 		sqlite3_finalize(st);
 		free(q);
 		free(v);
 	}
 	n = cand.n;
+	sc = cand.val;
 	rk = xcalloc(n + 1, sizeof *rk);
 	for (i = 0; i < n; i++) {
 		rk[i].index = i;
@@ -341,7 +339,6 @@ main(int argc, char **argv)
 	}
 	rec_writer_close(&w);
 	free(rk);
-	free(sc);
 	free(kind);
 	rec_hash_free(&seeds);
 	rec_hash_free(&cand);

@@ -36,9 +36,7 @@ struct posting {
 
 struct bfield {
 	char name[32];
-	struct rec_hash vocab;
-	struct posting *post;
-	size_t cap;
+	struct rec_hash vocab;	/* a struct posting per term */
 	struct rec_buf doclen;	/* uint32 per document */
 	uint64_t total;
 };
@@ -62,9 +60,17 @@ rec_bm25_builder_new(size_t nfields, const char *const *names)
 
 	b->nfields = nfields;
 	b->f = xcalloc(nfields, sizeof *b->f);
-	for (i = 0; i < nfields; i++)
+	for (i = 0; i < nfields; i++) {
 		snprintf(b->f[i].name, sizeof b->f[i].name, "%s", names[i]);
+		b->f[i].vocab.vsize = sizeof(struct posting);
+	}
 	return b;
+}
+
+static struct posting *
+post_of(const struct bfield *f, size_t t)
+{
+	return (struct posting *)f->vocab.val + t;
 }
 
 static int
@@ -87,19 +93,12 @@ add_text(struct rec_bm25_builder *b, struct bfield *f, const char *text)
 		rec_norm(&b->norm, text, strlen(text));
 	b->ntok = 0;
 	for (p = b->norm.data; p && *p; p = *s ? s + 1 : s) {
-		int added;
 		size_t t;
 
 		s = strchr(p, ' ');
 		if (!s)
 			s = p + strlen(p);
-		t = rec_hash_put(&f->vocab, p, (size_t)(s - p), &added);
-		if (added && f->vocab.n > f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->post = xrealloc(f->post, f->cap * sizeof *f->post);
-			memset(f->post + f->vocab.n - 1, 0,
-			    (f->cap - f->vocab.n + 1) * sizeof *f->post);
-		}
+		t = rec_hash_put(&f->vocab, p, (size_t)(s - p), NULL);
 		if (b->ntok == b->captok) {
 			b->captok = b->captok ? b->captok * 2 : 64;
 			b->tok = xrealloc(b->tok, b->captok * sizeof *b->tok);
@@ -109,7 +108,7 @@ add_text(struct rec_bm25_builder *b, struct bfield *f, const char *text)
 	}
 	qsort(b->tok, b->ntok, sizeof *b->tok, cmp_u32);
 	for (i = 0; i < b->ntok; i = j) {
-		struct posting *po = &f->post[b->tok[i]];
+		struct posting *po = post_of(f, b->tok[i]);
 		for (j = i; j < b->ntok && b->tok[j] == b->tok[i]; j++)
 			;
 		n = po->n;
@@ -228,7 +227,7 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		postoff = xmalloc((nterms + 1) * sizeof *postoff);
 		maxtf = xmalloc((nterms + 1) * sizeof *maxtf);
 		for (t = 0, o = 0; t < nterms; t++) {
-			struct posting *po = &f->post[order[t]];
+			struct posting *po = post_of(f, order[t]);
 			double best = 0;
 			termoff[t] = chars.len;
 			rec_buf_add(&chars, f->vocab.key[order[t]],
@@ -295,10 +294,9 @@ rec_bm25_builder_free(struct rec_bm25_builder *b)
 
 	for (i = 0; i < b->nfields; i++) {
 		for (t = 0; t < b->f[i].vocab.n; t++) {
-			free(b->f[i].post[t].doc);
-			free(b->f[i].post[t].tf);
+			free(post_of(&b->f[i], t)->doc);
+			free(post_of(&b->f[i], t)->tf);
 		}
-		free(b->f[i].post);
 		rec_hash_free(&b->f[i].vocab);
 		rec_buf_free(&b->f[i].doclen);
 	}

@@ -117,13 +117,21 @@ void rec_json_string(struct rec_buf *out, const char *s, size_t n);
 int rec_json_double(char *out, size_t outsz, double d);
 
 /* hash.c: a map from byte strings to indexes, open addressing.  Keys
- * are copied into the table's own storage. */
+ * are copied into the table's own storage.  A value per key: set vsize
+ * before the first put, and val holds one of vsize bytes per key, by
+ * index, zeroed when its key is added; val moves when a put adds, so
+ * take it again after each put.  E.g. counting:
+ *   struct rec_hash h = { .vsize = sizeof(size_t) };
+ *   k = rec_hash_put(&h, w, len, NULL);
+ *   ((size_t *)h.val)[k]++; */
 struct rec_hash {
 	size_t *slot;		/* index + 1, 0 for empty */
 	size_t nslot;
 	char **key;
 	size_t *keylen;
 	size_t n, cap;
+	size_t vsize;		/* bytes of a value; 0: no values */
+	void *val;		/* [cap] values of vsize bytes */
 };
 
 /* the index of key, adding it as n (the count before) if absent;
@@ -132,6 +140,7 @@ size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
     int *added);
 /* the index of key, or (size_t)-1 */
 size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
+/* frees keys and values; h is then empty, with the same vsize */
 void rec_hash_free(struct rec_hash *h);
 
 /* sort.c: the one order of ranked lists: the higher score first, ties

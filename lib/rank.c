@@ -112,19 +112,13 @@ rec_rank_sort(struct rec_cand *c, size_t n)
 size_t
 rec_rank_cap(struct rec_cand *c, size_t n, char *const *key, size_t per)
 {
-	struct rec_hash h = {0};
-	size_t *count = NULL, cap = 0, i, j = 0, k;
-	int added;
+	struct rec_hash h = { .vsize = sizeof(size_t) };
+	size_t *count, i, j = 0, k;
 
 	for (i = 0; i < n; i++) {
 		if (key[i]) {
-			k = rec_hash_put(&h, key[i], strlen(key[i]), &added);
-			if (k >= cap) {
-				cap = h.cap;
-				count = xrealloc(count, cap * sizeof *count);
-			}
-			if (added)
-				count[k] = 0;
+			k = rec_hash_put(&h, key[i], strlen(key[i]), NULL);
+			count = h.val;
 			if (count[k] >= per) {
 				free(c[i].why);
 				continue;
@@ -133,7 +127,6 @@ rec_rank_cap(struct rec_cand *c, size_t n, char *const *key, size_t per)
 		}
 		c[j++] = c[i];
 	}
-	free(count);
 	rec_hash_free(&h);
 	return j;
 }
