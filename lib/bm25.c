@@ -139,20 +139,14 @@ rec_bm25_builder_doc(struct rec_bm25_builder *b, const char *id,
 	b->ndocs++;
 }
 
-struct section {
-	const void *p;
-	size_t n;
-};
-
+/* n bytes, then zeros to the next multiple of 8 */
 static int
-put(int fd, const void *p, size_t n, uint64_t *at)
+put(struct rec_atomic *a, const void *p, size_t n, uint64_t *at)
 {
 	static const char zero[8];
 	size_t pad = (8 - n % 8) % 8;
 
-	if (n && write(fd, p, n) != (ssize_t)n)
-		return -1;
-	if (pad && write(fd, zero, pad) != (ssize_t)pad)
+	if (rec_atomic_write(a, p, n) < 0 || rec_atomic_write(a, zero, pad) < 0)
 		return -1;
 	*at += n + pad;
 	return 0;
@@ -185,15 +179,12 @@ int
 rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
     uint64_t cat_size, int64_t cat_mtime)
 {
-	struct rec_buf tmp = {0};
+	struct rec_atomic a;
 	uint64_t at = 0, end = b->ids.len;
 	size_t fi, i, t;
-	int fd, saved;
 
-	rec_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
+	if (rec_atomic_open(&a, path, 0644) < 0)
+		return -1;
 	{
 		char hdr[32];
 		memcpy(hdr, MAGIC, 8);
@@ -202,12 +193,12 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		memcpy(hdr + 12, &nf, 4);
 		memcpy(hdr + 16, &cat_size, 8);
 		memcpy(hdr + 24, &cat_mtime, 8);
-		if (put(fd, hdr, sizeof hdr, &at))
+		if (put(&a, hdr, sizeof hdr, &at))
 			goto fail;
 	}
 	rec_buf_add(&b->idoff, &end, sizeof end);
-	if (put(fd, b->idoff.data, b->idoff.len, &at) ||
-	    put(fd, b->ids.data, b->ids.len, &at))
+	if (put(&a, b->idoff.data, b->idoff.len, &at) ||
+	    put(&a, b->ids.data, b->ids.len, &at))
 		goto fail;
 	for (fi = 0; fi < b->nfields; fi++) {
 		struct bfield *f = &b->f[fi];
@@ -252,14 +243,14 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		memcpy(fh, f->name, 32);
 		memcpy(fh + 32, &nterms, 4);
 		memcpy(fh + 40, &avgdl, 8);
-		if (put(fd, fh, sizeof fh, &at) ||
-		    put(fd, f->doclen.data, f->doclen.len, &at) ||
-		    put(fd, termoff, (nterms + 1) * 8, &at) ||
-		    put(fd, chars.data, chars.len, &at) ||
-		    put(fd, postoff, (nterms + 1) * 8, &at) ||
-		    put(fd, docs.data, docs.len, &at) ||
-		    put(fd, tfs.data, tfs.len, &at) ||
-		    put(fd, maxtf, nterms * 4, &at))
+		if (put(&a, fh, sizeof fh, &at) ||
+		    put(&a, f->doclen.data, f->doclen.len, &at) ||
+		    put(&a, termoff, (nterms + 1) * 8, &at) ||
+		    put(&a, chars.data, chars.len, &at) ||
+		    put(&a, postoff, (nterms + 1) * 8, &at) ||
+		    put(&a, docs.data, docs.len, &at) ||
+		    put(&a, tfs.data, tfs.len, &at) ||
+		    put(&a, maxtf, nterms * 4, &at))
 			goto fail;
 		free(order);
 		free(termoff);
@@ -269,21 +260,9 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		rec_buf_free(&docs);
 		rec_buf_free(&tfs);
 	}
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp.data, path) < 0)
-		goto fail;
-	rec_buf_free(&tmp);
-	return 0;
+	return rec_atomic_commit(&a);
 fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.data);
-	rec_buf_free(&tmp);
-	errno = saved;
+	rec_atomic_abort(&a);
 	return -1;
 }
 

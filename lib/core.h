@@ -63,6 +63,39 @@ char *xstrndup(const char *s, size_t n);
 void rec_init(int argc, char **argv);
 void rec_trace_count(unsigned long in, unsigned long out);
 
+/* fs.c: a file replaced whole or not at all: written to a temporary
+ * file beside path (DIR/.NAME.tmpPID, same directory so that the rename
+ * is atomic), renamed onto path by rec_atomic_commit.  Until then the
+ * temporary file is removed by rec_atomic_abort, by a failed commit,
+ * and at exit.  No fsync (nor did the code before it).  E.g.
+ *   if (rec_atomic_open(&a, path, 0644) < 0 ||
+ *       rec_atomic_write(&a, p, n) < 0 || rec_atomic_commit(&a) < 0)
+ *           { rec_atomic_abort(&a); rec_die("cannot write '%s': %m", path); } */
+struct rec_atomic {
+	int fd;			/* the temporary file, open for writing;
+				 * -1 once committed or aborted */
+	char tmp[4096];		/* its name (kept for messages) */
+	const char *path;	/* borrowed until commit or abort */
+	struct rec_atomic *next;	/* the live ones, for exit: a must
+					 * not move until commit or abort */
+};
+/* creates the temporary file for path with mode (less the umask);
+ * 0, or -1 with errno and no file */
+int rec_atomic_open(struct rec_atomic *a, const char *path, mode_t mode);
+/* writes all n bytes, retrying short writes: 0, or -1 with the errno
+ * of the write that failed (ENOSPC for one that wrote nothing) */
+int rec_atomic_write(struct rec_atomic *a, const void *p, size_t n);
+/* closes and renames onto path: 0, or -1 with errno and the temporary
+ * file removed */
+int rec_atomic_commit(struct rec_atomic *a);
+/* removes the temporary file (keeps errno); nothing after a commit */
+void rec_atomic_abort(struct rec_atomic *a);
+/* path's contents, n bytes, replaced as one: 0, or -1 with errno */
+int rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode);
+/* SIGINT, SIGTERM and SIGHUP remove the live temporary files too (for
+ * a long edit, such as a catalog's) before the signal ends the program */
+void rec_atomic_catch_signals(void);
+
 /* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
  * whenever cap > 0, so data can be used as a C string when the bytes
  * contain no NUL, and after any add data is not NULL.  A zeroed struct
