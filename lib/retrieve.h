@@ -7,6 +7,8 @@
 #ifndef REC_RETRIEVE_H
 #define REC_RETRIEVE_H
 
+#include <sys/stat.h>
+
 #include "stream.h"
 #include "catalog.h"
 
@@ -75,6 +77,36 @@ double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
 /* the document with this id, or -1 (binary search needs sorted ids, so
  * this builds a hash on first use) */
 long rec_bm25_doc(struct rec_bm25 *x, const char *id, size_t n);
+
+/* space.c: a vector space of the catalog as a file beside it,
+ * CATALOG.dense.SPACE (rec-dense --index), memory-mapped by queries
+ * while the catalog keeps the size and mtime it was written for; or the
+ * same arrays read from the catalog.  Ids ascend (strcmp order). */
+struct rec_space {
+	float *m;		/* n x dim */
+	char *chars;		/* the ids, each ended by a NUL */
+	uint64_t *off;		/* [n]: id i is chars + off[i] */
+	size_t n;
+	void *map;		/* the mapped file, or NULL: read, owned */
+	size_t mapsz;
+};
+/* the file of space beside cat (caller frees), or NULL when the space's
+ * name cannot be a file name (letters, digits, _ . - only) */
+char *rec_space_path(const char *cat, const char *space);
+/* reads the vectors of space that have dim floats (dies on SQL errors) */
+void rec_space_read(sqlite3 *db, const char *space, int dim,
+    struct rec_space *sp);
+/* maps the file of space when it is there, of dimension dim, whole, and
+ * written for cat as it is now: 0, or -1 (sp empty: read it instead) */
+int rec_space_map(const char *cat, const char *space, int dim,
+    struct rec_space *sp);
+/* writes sp as the file path, whole or not at all, stamped with the
+ * catalog's size and mtime from cat: 0, or -1 with errno */
+int rec_space_write(const struct rec_space *sp, int dim, const char *path,
+    const struct stat *cat);
+/* the row of id, or (size_t)-1 (binary search) */
+size_t rec_space_row(const struct rec_space *sp, const char *id);
+void rec_space_free(struct rec_space *sp);
 
 /* jq.c: jq expressions over records (libjq), for rec-rank --by and
  * --where.  A record is converted to jv with its "item" fields. */
