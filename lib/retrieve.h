@@ -149,8 +149,9 @@ size_t rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
     struct rec_cand **out);
 /* sorts by score, best first; ties keep pool order */
 void rec_rank_sort(struct rec_cand *c, size_t n);
-/* keeps at most per candidates for each key (NULL keys are free), in
- * order; returns the new count */
+/* keeps at most per candidates for each key (key[i] is c[i]'s as
+ * given; NULL keys are free), in order, compacting c in place and
+ * freeing the why of those dropped; returns the new count */
 size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
     size_t per);
 /* reorders the first k by maximal marginal relevance: lambda times the
@@ -158,6 +159,47 @@ size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
  * already chosen; vec[i] (dim floats, or NULL) belongs to c[i] */
 void rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
     size_t dim, double lambda, size_t k);
+
+/* The ranker of rec-rank, stage by stage: fusion (with a fusion mode,
+ * why says where each stream ranked an item); removals (unwanted, the
+ * seen user's history, where); by; boosts on scores scaled to 0..1
+ * (user, like, novelty); the sort; one record per song (unique);
+ * per-value caps (diversify); MMR over space for the first limit; the
+ * cut to limit. */
+struct rec_rank_opts {
+	struct rec_fuse_opts fuse;
+	const char *user;	/* favour what this user's history favours */
+	double personal;	/* by this much (0.3) */
+	const char *seen_user;	/* drop what this user already has */
+	struct rec_strs like;	/* favour items like these */
+	double like_weight;	/* by this much (0.3) */
+	struct rec_strs unwanted;	/* drop these ids */
+	double novelty;		/* 0..1: trade relevance for the less known */
+	const char *unique;	/* FIELD,...: the best of each such song */
+	const char *diversify;	/* FIELD: at most per items per value */
+	size_t per;		/* (1) */
+	double mmr;		/* lambda of MMR over space; < 0: none */
+	const char *space;
+	struct rec_jq *by;	/* the score from a jq expression */
+	struct rec_jq *where;	/* keep the records it holds true for */
+	size_t limit;		/* at most this many; (size_t)-1: all */
+};
+struct rec_ranker;
+/* A ranker with the options o (copied; the lists are borrowed, by and
+ * where taken: the ranker frees them) over the catalog db (borrowed;
+ * NULL when no option needs one: user, seen_user, like, novelty,
+ * unique, diversify and space do).  Reads the catalog's roles and
+ * prepares unique's statement before any input is read, so that a
+ * field the catalog lacks is a usage error at once; dies when novelty
+ * finds no popularity column. */
+struct rec_ranker *rec_ranker_new(const struct rec_rank_opts *o,
+    sqlite3 *db);
+/* Ranks the pool p: returns how many candidates are left, at most
+ * limit, best first, in *out (allocated; the caller frees each why and
+ * the array).  Dies on a jq error or a user without history. */
+size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
+    struct rec_cand **out);
+void rec_ranker_free(struct rec_ranker *r);
 
 /* semid.c: residual vector quantisation, for semantic IDs */
 struct rec_rvq_level {
