@@ -28,6 +28,16 @@ dot(const float *a, const float *b, size_t dim)
 	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
+/* row r's score s for the best k in out */
+static inline void
+offer(struct rec_scored *out, size_t *nh, size_t k, float s, size_t r)
+{
+	/* most rows lose to the k-th: one compare, no heap work */
+	if (*nh == k && s < out[0].score)
+		return;
+	rec_topk_push(out, nh, k, s, r);
+}
+
 size_t
 rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
     const float *invnorm, const unsigned char *allow, size_t k,
@@ -44,10 +54,7 @@ rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
 		s = dot(m + r * dim, q, dim);
 		if (invnorm)
 			s *= invnorm[r];
-		/* most rows lose to the k-th: one compare, no heap work */
-		if (nh == k && s < out[0].score)
-			continue;
-		rec_topk_push(out, &nh, k, s, r);
+		offer(out, &nh, k, s, r);
 	}
 	rec_scored_sort(out, nh, sizeof *out);
 	return nh;
@@ -140,9 +147,7 @@ rec_ivf_search(const struct rec_ivf *ix, const float *q,
 			float s = dot(ix->data + j * ix->dim, q, ix->dim);
 			if (invnorm)
 				s *= invnorm[r];
-			if (nh == k && s < out[0].score)
-				continue;
-			rec_topk_push(out, &nh, k, s, r);
+			offer(out, &nh, k, s, r);
 		}
 	}
 	rec_scored_sort(out, nh, sizeof *out);
