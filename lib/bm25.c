@@ -182,6 +182,7 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 	struct rec_atomic a;
 	uint64_t at = 0, end = b->ids.len;
 	size_t fi, i, t;
+	int bad;
 
 	if (rec_atomic_open(&a, path, 0644) < 0)
 		return -1;
@@ -243,15 +244,14 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		memcpy(fh, f->name, 32);
 		memcpy(fh + 32, &nterms, 4);
 		memcpy(fh + 40, &avgdl, 8);
-		if (put(&a, fh, sizeof fh, &at) ||
+		bad = put(&a, fh, sizeof fh, &at) ||
 		    put(&a, f->doclen.data, f->doclen.len, &at) ||
 		    put(&a, termoff, (nterms + 1) * 8, &at) ||
 		    put(&a, chars.data, chars.len, &at) ||
 		    put(&a, postoff, (nterms + 1) * 8, &at) ||
 		    put(&a, docs.data, docs.len, &at) ||
 		    put(&a, tfs.data, tfs.len, &at) ||
-		    put(&a, maxtf, nterms * 4, &at))
-			goto fail;
+		    put(&a, maxtf, nterms * 4, &at);
 		free(order);
 		free(termoff);
 		free(postoff);
@@ -259,6 +259,8 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		rec_buf_free(&chars);
 		rec_buf_free(&docs);
 		rec_buf_free(&tfs);
+		if (bad)
+			goto fail;
 	}
 	return rec_atomic_commit(&a);
 fail:
