@@ -333,7 +333,8 @@ main(int argc, char **argv)
 				rec_buf_printf(&why, "cf: fits your history "
 				    "(%s)", model);
 			written += rec_write_scored(&w, frompool ? &pool : NULL,
-			    id, len, rk[i].score, src, why.data, limit - written);
+			    id, len, rk[i].score, src, why.data,
+			    limit - written);
 		}
 		rec_trace_count(pool.n, written);
 	}

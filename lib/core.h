@@ -1,7 +1,8 @@
 /*
  * core.h: what every rec program links first: memory and messages, the
- * trace line, the growable buffer, text normalisation, JSON <-> msgpack,
- * the byte-string hash and lists of strings.  The headers above it:
+ * trace line, files replaced whole or not at all, the growable buffer,
+ * text normalisation, JSON <-> msgpack, the byte-string hash, the order
+ * of ranked lists and lists of strings.  The headers above it:
  * stream.h (candidate streams), catalog.h (the SQLite catalog and the
  * tables it is built from), retrieve.h (the retrievers and the ranker),
  * converse.h (intent, plan, conversation, reply, model) and batch.h
@@ -69,13 +70,16 @@ void rec_trace_count(unsigned long in, unsigned long out);
  * temporary file is removed by rec_atomic_abort, by a failed commit,
  * and at exit.  No fsync (nor did the code before it).  E.g.
  *   if (rec_atomic_open(&a, path, 0644) < 0 ||
- *       rec_atomic_write(&a, p, n) < 0 || rec_atomic_commit(&a) < 0)
- *           { rec_atomic_abort(&a); rec_die("cannot write '%s': %m", path); } */
+ *       rec_atomic_write(&a, p, n) < 0 || rec_atomic_commit(&a) < 0) {
+ *           rec_atomic_abort(&a);
+ *           rec_die("cannot write '%s': %m", path);
+ *   } */
 struct rec_atomic {
 	int fd;			/* the temporary file, open for writing;
 				 * -1 once committed or aborted */
 	char tmp[4096];		/* its name (kept for messages) */
 	const char *path;	/* borrowed until commit or abort */
+	pid_t pid;		/* the process that made it */
 	struct rec_atomic *next;	/* the live ones, for exit: a must
 					 * not move until commit or abort */
 };

@@ -418,8 +418,8 @@ rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
 	}
 	sum_add(&m->turn[t], sc, m->nk);
 	for (i = 0; i < tg->n; i++)
-		intop += rec_hash_get(&m->popular, tg->v[i], strlen(tg->v[i])) !=
-		    (size_t)-1;
+		intop += rec_hash_get(&m->popular, tg->v[i],
+		    strlen(tg->v[i])) != (size_t)-1;
 	m->pop50_targets += tg->n ? (double)intop / tg->n : 0;
 	for (k = 0; k < m->nk; k++) {
 		size_t n, pn = 0;

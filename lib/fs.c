@@ -32,13 +32,16 @@ forget(struct rec_atomic *a)
 	a->next = NULL;
 }
 
+/* a forked child that exits leaves its parent's files alone */
 static void
 remove_live(void)
 {
 	struct rec_atomic *a;
+	pid_t me = getpid();
 
 	for (a = live; a; a = a->next)
-		unlink(a->tmp);
+		if (a->pid == me)
+			unlink(a->tmp);
 }
 
 static void
@@ -67,10 +70,11 @@ rec_atomic_open(struct rec_atomic *a, const char *path, mode_t mode)
 	memset(a, 0, sizeof *a);
 	a->fd = -1;
 	a->path = path;
+	a->pid = getpid();
 	for (i = 0; i < 100; i++) {
 		/* DIR/.NAME.tmpPID, then .NAME.tmpPID.1, ... if taken */
 		len = snprintf(a->tmp, sizeof a->tmp, i ? "%.*s.%s.tmp%ld.%d" :
-		    "%.*s.%s.tmp%ld", dir, path, path + dir, (long)getpid(), i);
+		    "%.*s.%s.tmp%ld", dir, path, path + dir, (long)a->pid, i);
 		if (len < 0 || (size_t)len >= sizeof a->tmp) {
 			errno = ENAMETOOLONG;
 			return -1;

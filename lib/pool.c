@@ -157,13 +157,15 @@ rec_write_fused(struct rec_writer *w, const struct rec_pool *pool,
 			    &added);
 			if (added) {
 				msgpack_pack_object(&tp, *k);
-				msgpack_pack_object(&tp, sc->via.map.ptr[i].val);
+				msgpack_pack_object(&tp,
+				    sc->via.map.ptr[i].val);
 				nsv++;
 			}
 		}
 		s = rec_map_get(&o, "src");
 		v = rec_map_get(&o, "score");
-		if (s && v && s->type == MSGPACK_OBJECT_STR && !is_str(s, src)) {
+		if (s && v && s->type == MSGPACK_OBJECT_STR &&
+		    !is_str(s, src)) {
 			rec_hash_put(&names, s->via.str.ptr, s->via.str.size,
 			    &added);
 			if (added) {

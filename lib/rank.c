@@ -176,7 +176,8 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 		double bv = -INFINITY;
 		best = i;
 		for (j = i; j < n; j++) {
-			double rel = hi > lo ? (c[j].r.score - lo) / (hi - lo) : 1;
+			double rel = hi > lo ? (c[j].r.score - lo) /
+			    (hi - lo) : 1;
 			double m = lambda * rel - (1 - lambda) * maxsim[j];
 			if (m > bv) {
 				bv = m;
@@ -525,8 +526,8 @@ jq_view(struct rec_ranker *r, const struct rec_cand *c, msgpack_object *obj)
 			default: {
 				const char *t = (const char *)
 				    sqlite3_column_text(r->all, i);
-				size_t len = (size_t)sqlite3_column_bytes(r->all,
-				    i);
+				size_t len = (size_t)
+				    sqlite3_column_bytes(r->all, i);
 				struct rec_buf tmp = {0}, err = {0};
 				if (t[0] == '[' && !rec_json_to_msgpack(t, len,
 				    &tmp, NULL, &err))

@@ -1,6 +1,7 @@
 /*
- * retrieve.h: the retrievers and the ranker: BM25, dense vectors, semantic IDs,
- * collaborative filtering, the text encoder, fusion and reranking
+ * retrieve.h: the retrievers and the ranker: BM25, dense vectors (and the
+ * space file), semantic IDs, collaborative filtering, the text encoder,
+ * fusion and reranking (the ranker of rec-rank)
  *
  * Ownership is stated once, in core.h, for every rec header.
  */

@@ -144,6 +144,17 @@ atomic(const char *dir)
 	    WEXITSTATUS(st) == 1);
 	CHECK(has(p.data, "b"));
 	CHECK(!temps(dir));
+
+	/* but a forked child's exit leaves its parent's file alone */
+	CHECK(rec_atomic_open(&a, p.data, 0644) == 0);
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		rec_die("fork: %m");
+	if (!pid)
+		exit(0);
+	CHECK(waitpid(pid, &st, 0) == pid && temps(dir) == 1);
+	CHECK(rec_atomic_write(&a, "d", 1) == 0 && rec_atomic_commit(&a) == 0);
+	CHECK(has(p.data, "d") && !temps(dir));
 	rec_buf_free(&p);
 	rec_buf_free(&q);
 }
@@ -184,7 +195,8 @@ sort(void)
 	/* a struct that starts with one sorts the same way */
 	{
 		struct { struct rec_scored r; char tag; } v[3] = {
-			{ { 1, 2 }, 'c' }, { { 2, 9 }, 'a' }, { { 1, 1 }, 'b' } };
+			{ { 1, 2 }, 'c' }, { { 2, 9 }, 'a' },
+			{ { 1, 1 }, 'b' } };
 		rec_scored_sort(v, 3, sizeof *v);
 		CHECK(v[0].tag == 'a' && v[1].tag == 'b' && v[2].tag == 'c');
 	}
@@ -276,6 +288,7 @@ main(int argc, char **argv)
 	else if (argc == 3 && !strcmp(argv[1], "space"))
 		space(argv[2]);
 	else
-		rec_usage_die("usage: units atomic DIR | sort | hash | space DIR");
+		rec_usage_die("usage: units atomic DIR | sort | hash | "
+		    "space DIR");
 	rec_exit(failed);
 }
