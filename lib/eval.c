@@ -203,24 +203,35 @@ rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h)
 	}
 }
 
-size_t
-rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_strs *out)
+/* appends the ids of in, canonical and distinct, less those in before,
+ * to out while it holds fewer than max */
+static void
+fresh_ids(const struct rec_conv *c, const struct rec_hash *before,
+    const struct rec_strs *in, size_t max, struct rec_strs *out)
 {
-	struct rec_hash before = {0}, seen = {0};
+	struct rec_hash seen = {0};
 	size_t j;
 
-	rec_conv_before(c, t, &before);
-	for (j = 0; j < c->turn[t].targets.n; j++) {
-		const char *id = rec_conv_canon(c, c->turn[t].targets.v[j]);
+	for (j = 0; j < in->n && out->n < max; j++) {
+		const char *id = rec_conv_canon(c, in->v[j]);
 		int added;
-		if (rec_hash_get(&before, id, strlen(id)) != (size_t)-1)
+		if (rec_hash_get(before, id, strlen(id)) != (size_t)-1)
 			continue;
 		rec_hash_put(&seen, id, strlen(id), &added);
 		if (added)
 			rec_strs_push(out, id, strlen(id));
 	}
-	rec_hash_free(&before);
 	rec_hash_free(&seen);
+}
+
+size_t
+rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_strs *out)
+{
+	struct rec_hash before = {0};
+
+	rec_conv_before(c, t, &before);
+	fresh_ids(c, &before, &c->turn[t].targets, (size_t)-1, out);
+	rec_hash_free(&before);
 	return out->n;
 }
 
@@ -379,8 +390,8 @@ rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
     size_t conv, size_t t, const struct rec_strs *ids, struct rec_strs *list,
     struct rec_strs *tg, struct rec_point_score *sc)
 {
-	struct rec_hash before = {0}, seen = {0};
-	size_t i, k, intop = 0, maxk = m->ks[m->nk - 1];
+	struct rec_hash before = {0};
+	size_t i, k, intop = 0;
 
 	rec_conv_targets(c, t, tg);
 	rec_conv_before(c, t, &before);
@@ -394,15 +405,7 @@ rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
 			m->factual_n[k]++;
 		}
 	}
-	for (i = 0; i < ids->n && list->n < maxk; i++) {
-		const char *id = rec_conv_canon(c, ids->v[i]);
-		int added;
-		if (rec_hash_get(&before, id, strlen(id)) != (size_t)-1)
-			continue;
-		rec_hash_put(&seen, id, strlen(id), &added);
-		if (added)
-			rec_strs_push(list, id, strlen(id));
-	}
+	fresh_ids(c, &before, ids, m->ks[m->nk - 1], list);
 	rec_point_score(list, tg, m->ks, m->nk, sc);
 	sum_add(&m->micro, sc, m->nk);
 	if (conv != m->cur) {
@@ -434,7 +437,6 @@ rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
 	}
 	m->npoints++;
 	rec_hash_free(&before);
-	rec_hash_free(&seen);
 }
 
 void
