@@ -44,7 +44,8 @@ export REC_DATA_DIR
 # each object depends on the headers it includes (-MMD writes the list)
 DEPFLAGS = -MMD -MP -MF $(O)/dep/$(subst /,-,$@).d
 
-TESTBIN = $(O)/tests/stub-llm $(O)/tests/spd-inverse $(O)/tests/proc
+TESTBIN = $(O)/tests/stub-llm $(O)/tests/spd-inverse $(O)/tests/proc \
+	$(O)/tests/units
 
 all: $(BINS) $(BENCHBIN) $(TESTBIN)
 

@@ -228,7 +228,7 @@ main(int argc, char **argv)
 		double *tex = xcalloc(nq, sizeof *tex);
 		double *tfts = xcalloc(nq, sizeof *tfts);
 		double srec = 0, sex = 0, sfts = 0;
-		struct rec_bm25_hit *h1 = xmalloc(100 * sizeof *h1),
+		struct rec_scored *h1 = xmalloc(100 * sizeof *h1),
 		    *h2 = xmalloc(100 * sizeof *h2);
 		size_t totalhits = 0;
 
@@ -263,7 +263,7 @@ main(int argc, char **argv)
 				mismatch++;
 			else
 				for (j = 0; j < n1; j++)
-					if (h1[j].doc != h2[j].doc ||
+					if (h1[j].index != h2[j].index ||
 					    h1[j].score != h2[j].score) {
 						mismatch++;
 						break;

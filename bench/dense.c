@@ -45,7 +45,7 @@ main(int argc, char **argv)
 	size_t n, dim, nq, i, j, r;
 	float *m, *q, sink = 0;
 	double *t, bw, best = 1e9;
-	struct rec_dense_hit *h = xmalloc(100 * sizeof *h);
+	struct rec_scored *h = xmalloc(100 * sizeof *h);
 
 	rec_init(argc, argv);
 	if (argc != 4)
@@ -86,7 +86,7 @@ main(int argc, char **argv)
 		size_t nc = 1000, nlist = 256, probes[] = { 4, 16, 64 }, pi;
 		float *cen = xmalloc(nc * dim * sizeof *cen);
 		struct rec_ivf ix;
-		struct rec_dense_hit *e = xmalloc(10 * sizeof *e);
+		struct rec_scored *e = xmalloc(10 * sizeof *e);
 		double tb;
 		for (i = 0; i < nc * dim; i++)
 			cen[i] = unif() * 4;
@@ -116,7 +116,7 @@ main(int argc, char **argv)
 				ta += now() - t0;
 				for (a = 0; a < 10; a++)
 					for (b = 0; b < 10; b++)
-						hit += e[a].row == h[b].row;
+						hit += e[a].index == h[b].index;
 			}
 			printf("    nprobe %4zu: recall@10 %.3f, %.1fx faster "
 			    "than exact\n", probes[pi], hit / (10.0 * nq),

@@ -156,16 +156,6 @@ struct qterm {
 	int typo;
 };
 
-static int
-cmp_scored(const void *a, const void *b)
-{
-	const struct rec_bm25_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->doc < y->doc ? -1 : x->doc > y->doc;
-}
-
 /* "bm25: daft, punk in artist; 'metalica' read as 'metallica'" */
 static void
 why(struct rec_buf *b, const struct rec_bm25 *x, int f,
@@ -219,7 +209,7 @@ main(int argc, char **argv)
 	struct rec_buf text = {0}, norm = {0}, wb = {0};
 	struct rec_bm25 x;
 	struct qterm *q = NULL;
-	struct rec_bm25_hit *hits;
+	struct rec_scored *hits;
 	struct rec_writer w;
 	size_t nq = 0, nh, i, k = 0;
 	long *terms;
@@ -327,14 +317,14 @@ main(int argc, char **argv)
 			    (uint32_t)d);
 			if (sc <= 0 || miss)
 				continue;
-			hits[nd].doc = (uint32_t)i;	/* pool id index */
+			hits[nd].index = i;	/* pool id index */
 			hits[nd++].score = sc;
 		}
-		qsort(hits, nd, sizeof *hits, cmp_scored);
+		rec_scored_sort(hits, nd, sizeof *hits);
 		if (!k)
 			k = (size_t)-1;	/* a pool: every match */
 		for (i = 0; i < nd && nout < k; i++) {
-			size_t id = hits[i].doc;
+			size_t id = hits[i].index;
 			long d = rec_bm25_doc(&x, pool.ids.key[id],
 			    pool.ids.keylen[id]);
 			why(&wb, &x, f, q, nq, (uint32_t)d, k1, bb);
@@ -351,8 +341,8 @@ main(int argc, char **argv)
 		nh = rec_bm25_search(&x, f, terms, nq, conj, k1, bb, k, exh,
 		    hits);
 		for (i = 0; i < nh; i++) {
-			const char *id = x.idchars + x.idoff[hits[i].doc];
-			why(&wb, &x, f, q, nq, hits[i].doc, k1, bb);
+			const char *id = x.idchars + x.idoff[hits[i].index];
+			why(&wb, &x, f, q, nq, (uint32_t)hits[i].index, k1, bb);
 			nout += rec_write_scored(&w, NULL, id, strlen(id),
 			    hits[i].score, src, wb.data, 1);
 		}

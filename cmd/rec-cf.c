@@ -123,21 +123,6 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 	return ok;
 }
 
-struct ranked {
-	size_t k;
-	double s;
-};
-
-static int
-cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->s != y->s)
-		return x->s > y->s ? -1 : 1;
-	return x->k < y->k ? -1 : x->k > y->k;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -159,9 +144,10 @@ main(int argc, char **argv)
 	const char *like = NULL, *user = NULL;
 	char *kind;
 	size_t limit = 100, i, n = 0;
-	struct rec_hash seeds = {0}, cand = {0}, allow = {0};
-	struct score *sc = NULL;
-	struct ranked *rk;
+	struct rec_hash seeds = {0}, allow = {0};
+	struct rec_hash cand = { .vsize = sizeof(struct score) };
+	struct score *sc, *e;
+	struct rec_scored *rk;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	struct rec_buf why = {0};
@@ -234,21 +220,17 @@ main(int argc, char **argv)
 				size_t len = (size_t)sqlite3_column_bytes(st, 0),
 				    k;
 				double v = sqlite3_column_double(st, 1);
-				int added;
 				if (rec_hash_get(&seeds, nb, len) != (size_t)-1)
 					continue;
 				if (frompool && rec_hash_get(&allow, nb, len) ==
 				    (size_t)-1)
 					continue;
-				k = rec_hash_put(&cand, nb, len, &added);
-				if (added) {
-					sc = xrealloc(sc, cand.cap * sizeof *sc);
-					memset(&sc[k], 0, sizeof sc[k]);
-				}
-				sc[k].s += v;
-				if (v > sc[k].best) {
-					sc[k].best = v;
-					sc[k].seed = s;
+				k = rec_hash_put(&cand, nb, len, NULL);
+				e = (struct score *)cand.val + k;
+				e->s += v;
+				if (v > e->best) {
+					e->best = v;
+					e->seed = s;
 				}
 			}
 		}
@@ -300,33 +282,34 @@ main(int argc, char **argv)
 			if (like)	/* cosine to the seeds */
 				dot = nn > 0 ? dot / sqrt(nn) : 0;
 			k = rec_hash_put(&cand, id, len, NULL);
-			sc = xrealloc(sc, cand.cap * sizeof *sc);
-			sc[k].s = dot;
-			sc[k].best = dot;
-			sc[k].seed = 0;
+			e = (struct score *)cand.val + k;
+			e->s = dot;
+			e->best = dot;
+			e->seed = 0;
 		}
 		sqlite3_finalize(st);
 		free(q);
 		free(v);
 	}
 	n = cand.n;
+	sc = cand.val;
 	rk = xcalloc(n + 1, sizeof *rk);
 	for (i = 0; i < n; i++) {
-		rk[i].k = i;
-		rk[i].s = sc[i].s;
+		rk[i].index = i;
+		rk[i].score = sc[i].s;
 	}
-	if (n)
-		qsort(rk, n, sizeof *rk, cmp_ranked);
+	rec_scored_sort(rk, n, sizeof *rk);
 	rec_writer_init(&w, 1, mp);
 	{
 		size_t written = 0;
 		for (i = 0; i < n && written < limit; i++) {
-			const char *id = cand.key[rk[i].k];
-			size_t len = cand.keylen[rk[i].k];
+			const char *id = cand.key[rk[i].index];
+			size_t len = cand.keylen[rk[i].index];
 			rec_buf_reset(&why);
 			if (!strcmp(kind, "itemknn") || !strcmp(kind, "ease") ||
 			    like) {
-				char *t = title_of(seeds.key[sc[rk[i].k].seed]);
+				char *t = title_of(seeds.key[
+				    sc[rk[i].index].seed]);
 				rec_buf_printf(&why, "cf: %s '%s'", user ?
 				    "you have" : "often with", t);
 				if (user)
@@ -336,13 +319,13 @@ main(int argc, char **argv)
 				rec_buf_printf(&why, "cf: fits your history "
 				    "(%s)", model);
 			written += rec_write_scored(&w, frompool ? &pool : NULL,
-			    id, len, rk[i].s, src, why.data, limit - written);
+			    id, len, rk[i].score, src, why.data,
+			    limit - written);
 		}
 		rec_trace_count(pool.n, written);
 	}
 	rec_writer_close(&w);
 	free(rk);
-	free(sc);
 	free(kind);
 	rec_hash_free(&seeds);
 	rec_hash_free(&cand);

@@ -2,18 +2,13 @@
  * rec-dense: embedding retrieval: items near seeds, near a user, or near
  * a given vector, in one vector space of the catalog.
  */
-#include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "retrieve.h"
 #include "converse.h"
@@ -99,244 +94,23 @@ text_space(sqlite3 *db)
 	return only_space(db);
 }
 
-/* the space's ids, in the order SQLite gave them: ascending by BINARY
- * collation, which is strcmp()'s order for text without NULs (the
- * vectors table's key is (space, id)) */
-struct ids {
-	const char *chars;
-	const uint64_t *off;
-	size_t n;
-};
-
-/* id's row, or (size_t)-1 */
-static size_t
-row_of(const struct ids *ids, const char *id)
-{
-	size_t lo = 0, hi = ids->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(ids->chars + ids->off[mid], id);
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (size_t)-1;
-}
-
-/* A space in memory: read from the catalog, or mapped from the file
- * rec-dense --index wrote (CATALOG.dense.SPACE):
- *   "RECDNS1\n", dim (u32), 0 (u32), n (u64), id bytes (u64), the
- *   catalog's size (u64) and mtime in nanoseconds (i64) when it was
- *   written;
- *   n * dim floats, padded to 8 bytes; n id offsets (u64); the ids,
- *   each ended by a NUL.
- * The file is used only while the catalog's size and mtime match. */
-struct space {
-	float *m;
-	char *chars;
-	uint64_t *off;
-	size_t n;
-	void *map;
-	size_t mapsz;
-};
-
-#define HEAD 48
-
-static int64_t
-mtime_ns(const struct stat *sb)
-{
-	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
-static char *
-space_path(const char *cat, const char *space)
-{
-	struct rec_buf b = {0};
-	const char *p;
-
-	for (p = space; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_.-", *p))
-			return NULL;
-	rec_buf_printf(&b, "%s.dense.%s", cat, space);
-	return b.data;
-}
-
-static void
-space_read(sqlite3 *db, const char *space, int dim, struct space *sp)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0, len, idlen = 0, idcap = 0;
-
-	memset(sp, 0, sizeof *sp);
-	if (sqlite3_prepare_v2(db, "SELECT id, vec FROM vectors WHERE space = ? "
-	    "ORDER BY id", -1, &st, NULL))
-		rec_sqlite_die(db, "vectors");
-	sqlite3_bind_text(st, 1, space, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (sqlite3_column_bytes(st, 1) != dim * 4)
-			continue;
-		len = (size_t)sqlite3_column_bytes(st, 0);
-		if (sp->n + 1 >= cap) {
-			cap = cap ? cap * 2 : 4096;
-			sp->m = xrealloc(sp->m, cap * (size_t)dim * sizeof *sp->m);
-			sp->off = xrealloc(sp->off, (cap + 1) * sizeof *sp->off);
-		}
-		if (idlen + len + 1 > idcap) {
-			idcap = (idlen + len + 1) * 2;
-			sp->chars = xrealloc(sp->chars, idcap);
-		}
-		memcpy(sp->m + sp->n * (size_t)dim, sqlite3_column_blob(st, 1),
-		    (size_t)dim * 4);
-		sp->off[sp->n] = idlen;
-		memcpy(sp->chars + idlen, sqlite3_column_text(st, 0), len);
-		sp->chars[idlen + len] = 0;
-		idlen += len + 1;
-		sp->n++;
-	}
-	sqlite3_finalize(st);
-}
-
-/* 0 and the space mapped, or -1: no file, or not this catalog's */
-static int
-space_map(const char *cat, const char *space, int dim, struct space *sp)
-{
-	char *path = space_path(cat, space);
-	unsigned char h[HEAD];
-	struct stat cs, fs;
-	uint32_t fdim;
-	uint64_t n, idb, csize;
-	int64_t cmtime;
-	size_t fl;
-	int fd;
-
-	memset(sp, 0, sizeof *sp);
-	if (!path || stat(cat, &cs) < 0 ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		free(path);
-		return -1;
-	}
-	free(path);
-	if (fstat(fd, &fs) < 0 || read(fd, h, HEAD) != HEAD ||
-	    memcmp(h, "RECDNS1\n", 8))
-		goto no;
-	memcpy(&fdim, h + 8, 4);
-	memcpy(&n, h + 16, 8);
-	memcpy(&idb, h + 24, 8);
-	memcpy(&csize, h + 32, 8);
-	memcpy(&cmtime, h + 40, 8);
-	fl = ((size_t)n * (size_t)dim * 4 + 7) & ~(size_t)7;
-	if (fdim != (uint32_t)dim || csize != (uint64_t)cs.st_size ||
-	    cmtime != mtime_ns(&cs) || n > (uint64_t)fs.st_size ||
-	    (uint64_t)fs.st_size != HEAD + fl + n * 8 + idb)
-		goto no;
-	sp->mapsz = (size_t)fs.st_size;
-	sp->map = mmap(NULL, sp->mapsz, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (sp->map == MAP_FAILED) {
-		memset(sp, 0, sizeof *sp);
-		return -1;
-	}
-	sp->n = (size_t)n;
-	{
-		char *base = sp->map;
-		void *v = base + HEAD, *o = base + HEAD + fl;
-		sp->m = v;
-		sp->off = o;
-		sp->chars = base + HEAD + fl + n * 8;
-	}
-	/* the ids must stay inside the file and end in a NUL */
-	if (idb && sp->chars[idb - 1]) {
-		munmap(sp->map, sp->mapsz);
-		memset(sp, 0, sizeof *sp);
-		return -1;
-	}
-	for (fl = 0; fl < sp->n; fl++)
-		if (sp->off[fl] >= idb) {
-			munmap(sp->map, sp->mapsz);
-			memset(sp, 0, sizeof *sp);
-			return -1;
-		}
-	return 0;
-no:
-	close(fd);
-	return -1;
-}
-
-static void
-space_free(struct space *sp)
-{
-	if (sp->map)
-		munmap(sp->map, sp->mapsz);
-	else {
-		free(sp->m);
-		free(sp->off);
-		free(sp->chars);
-	}
-	memset(sp, 0, sizeof *sp);
-}
-
-static int
-put(FILE *fp, const void *p, size_t n)
-{
-	return n && fwrite(p, 1, n, fp) != n;
-}
-
 /* writes CATALOG.dense.SPACE, whole or not at all */
 static void
-space_write(sqlite3 *db, const char *cat, const char *space, int dim)
+space_index(sqlite3 *db, const char *cat, const char *space, int dim)
 {
-	char *path = space_path(cat, space);
-	struct rec_buf tmp = {0};
-	unsigned char h[HEAD] = "RECDNS1\n";
-	struct space sp;
+	char *path = rec_space_path(cat, space);
+	struct rec_space sp;
 	struct stat cs;
-	uint32_t d = (uint32_t)dim;
-	uint64_t n, idb, csize;
-	int64_t cmtime;
-	FILE *fp;
-	int fd;
 
 	if (!path)
 		rec_die("--index: the space '%s' has a name that cannot be a "
 		    "file name (letters, digits, _ . - only)", space);
-	space_read(db, space, dim, &sp);
+	rec_space_read(db, space, dim, &sp);
 	if (stat(cat, &cs) < 0)
 		rec_die("cannot stat '%s': %m", cat);
-	n = sp.n;
-	idb = sp.n ? sp.off[sp.n - 1] + strlen(sp.chars + sp.off[sp.n - 1]) +
-	    1 : 0;
-	csize = (uint64_t)cs.st_size;
-	cmtime = mtime_ns(&cs);
-	memcpy(h + 8, &d, 4);
-	memcpy(h + 16, &n, 8);
-	memcpy(h + 24, &idb, 8);
-	memcpy(h + 32, &csize, 8);
-	memcpy(h + 40, &cmtime, 8);
-	rec_buf_printf(&tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp.data)) < 0 || !(fp = fdopen(fd, "wb")))
+	if (rec_space_write(&sp, dim, path, &cs) < 0)
 		rec_die("cannot write '%s': %m", path);
-	if (put(fp, h, HEAD) || put(fp, sp.m, sp.n * (size_t)dim * 4) ||
-	    put(fp, "\0\0\0\0", (sp.n * (size_t)dim * 4) % 8) ||
-	    put(fp, sp.off, sp.n * 8) || put(fp, sp.chars, idb) ||
-	    fclose(fp) == EOF) {
-		int e = errno;
-		unlink(tmp.data);
-		errno = e;
-		rec_die("cannot write '%s': %m", path);
-	}
-	if (chmod(tmp.data, 0644) < 0 || rename(tmp.data, path) < 0) {
-		int e = errno;
-		unlink(tmp.data);
-		errno = e;
-		rec_die("cannot write '%s': %m", path);
-	}
-	space_free(&sp);
-	rec_buf_free(&tmp);
+	rec_space_free(&sp);
 	free(path);
 }
 
@@ -369,12 +143,11 @@ main(int argc, char **argv)
 	size_t limit = 100, n = 0, i, nh, written = 0;
 	int c, all = 0, mp = 0, cosine = 1, dim, j, doindex = 0;
 	float *m, *q, *inv = NULL;
-	struct space sp;
+	struct rec_space sp;
 	const char *catpath;
 	struct rec_hash seeds = {0}, allow_ids = {0};
-	struct ids ids;
 	unsigned char *allow;
-	struct rec_dense_hit *hits;
+	struct rec_scored *hits;
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	sqlite3 *db;
@@ -419,13 +192,13 @@ main(int argc, char **argv)
 			if (!(dim = rec_catalog_space(db, space)))
 				rec_die("no vector space '%s' in the catalog",
 				    space);
-			space_write(db, catpath, space, dim);
+			space_index(db, catpath, space, dim);
 		} else {
 			if (sqlite3_prepare_v2(db, "SELECT name, dim FROM "
 			    "spaces ORDER BY name", -1, &st, NULL))
 				rec_sqlite_die(db, "spaces");
 			while (sqlite3_step(st) == SQLITE_ROW)
-				space_write(db, catpath, (const char *)
+				space_index(db, catpath, (const char *)
 				    sqlite3_column_text(st, 0),
 				    sqlite3_column_int(st, 1));
 			sqlite3_finalize(st);
@@ -443,13 +216,10 @@ main(int argc, char **argv)
 	if (!dim)
 		rec_die("no vector space '%s' in the catalog", space);
 	/* the space: mapped from its file when that is this catalog's */
-	if (space_map(catpath, space, dim, &sp) < 0)
-		space_read(db, space, dim, &sp);
+	if (rec_space_map(catpath, space, dim, &sp) < 0)
+		rec_space_read(db, space, dim, &sp);
 	m = sp.m;
 	n = sp.n;
-	ids.chars = sp.chars;
-	ids.off = sp.off;
-	ids.n = n;
 	if (cosine) {
 		inv = xmalloc((n + 1) * sizeof *inv);
 		for (i = 0; i < n; i++) {
@@ -546,7 +316,7 @@ main(int argc, char **argv)
 			char *copy = xstrdup(like), *tok, *save = NULL;
 			for (tok = strtok_r(copy, ",", &save); tok;
 			    tok = strtok_r(NULL, ",", &save)) {
-				if (row_of(&ids, tok) == (size_t)-1)
+				if (rec_space_row(&sp, tok) == (size_t)-1)
 					rec_none(lenient, "no vector for '%s' "
 					    "in this space", tok);
 				rec_hash_put(&seeds, tok, strlen(tok), NULL);
@@ -555,7 +325,7 @@ main(int argc, char **argv)
 			rec_buf_printf(&b, "dense: near %s in %s", like, space);
 		}
 		for (i = 0; !got && i < seeds.n; i++) {
-			size_t r = row_of(&ids, seeds.key[i]);
+			size_t r = rec_space_row(&sp, seeds.key[i]);
 			double s = 0;
 			if (r == (size_t)-1)
 				continue;
@@ -570,7 +340,7 @@ main(int argc, char **argv)
 	allow = xmalloc(n + 1);
 	memset(allow, 1, n + 1);
 	for (i = 0; i < seeds.n; i++) {
-		size_t r = row_of(&ids, seeds.key[i]);
+		size_t r = rec_space_row(&sp, seeds.key[i]);
 		if (r != (size_t)-1)
 			allow[r] = 0;
 	}
@@ -591,13 +361,13 @@ main(int argc, char **argv)
 	nh = rec_dense_topk(m, n, (size_t)dim, q, inv, allow, limit, hits);
 	rec_writer_init(&w, 1, mp);
 	for (i = 0; i < nh && written < limit; i++) {
-		const char *id = sp.chars + sp.off[hits[i].row];
+		const char *id = sp.chars + sp.off[hits[i].index];
 		written += rec_write_scored(&w, pool.n ? &pool : NULL, id,
 		    strlen(id), hits[i].score, src, why, limit - written);
 	}
 	rec_writer_close(&w);
 	rec_trace_count(pool.n, written);
-	space_free(&sp);
+	rec_space_free(&sp);
 	free(inv);
 	free(q);
 	free(allow);

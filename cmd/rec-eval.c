@@ -665,53 +665,6 @@ simulate(size_t npairs, int json, FILE *logf, int progress)
 
 /* ---- the figures ---- */
 
-struct acc {
-	double hit[REC_MAXK], recall[REC_MAXK], ndcg[REC_MAXK], mrr[REC_MAXK];
-	size_t n;
-};
-
-static void
-acc_add(struct acc *a, const struct rec_point_score *s)
-{
-	size_t k;
-
-	for (k = 0; k < nk; k++) {
-		a->hit[k] += s->hit[k];
-		a->recall[k] += s->recall[k];
-		a->ndcg[k] += s->ndcg[k];
-		a->mrr[k] += s->mrr[k];
-	}
-	a->n++;
-}
-
-/* a conversation's mean scores, as one sample of the macro average */
-static void
-acc_close(struct acc *conv, struct acc *macro)
-{
-	struct rec_point_score m;
-	size_t k;
-
-	if (!conv->n)
-		return;
-	for (k = 0; k < nk; k++) {
-		m.hit[k] = conv->hit[k] / (double)conv->n;
-		m.recall[k] = conv->recall[k] / (double)conv->n;
-		m.ndcg[k] = conv->ndcg[k] / (double)conv->n;
-		m.mrr[k] = conv->mrr[k] / (double)conv->n;
-	}
-	acc_add(macro, &m);
-	memset(conv, 0, sizeof *conv);
-}
-
-static int
-cmp_count(const void *a, const void *b)
-{
-	const size_t *x = a, *y = b;
-
-	return x[1] != y[1] ? (x[1] < y[1] ? 1 : -1) : (x[0] > y[0]) -
-	    (x[0] < y[0]);
-}
-
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -747,7 +700,7 @@ text_row(const char *name, const double *v, double div)
 
 /* the four accuracy rows of a's means, as JSON members or as text */
 static void
-json_acc(struct rec_buf *b, const struct acc *a)
+json_acc(struct rec_buf *b, const struct rec_score_sum *a)
 {
 	json_row(b, "hit", a->hit, (double)a->n);
 	rec_buf_addc(b, ',');
@@ -759,7 +712,7 @@ json_acc(struct rec_buf *b, const struct acc *a)
 }
 
 static void
-text_acc(const struct acc *a, const char *suffix)
+text_acc(const struct rec_score_sum *a, const char *suffix)
 {
 	char name[32];
 
@@ -790,17 +743,12 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *logpath = NULL;
-	size_t njobs = 1, limit = (size_t)-1, p, k, i, j, nfailed = 0;
+	size_t njobs = 1, limit = (size_t)-1, p, k, i, nfailed = 0;
 	size_t nsim = 0;
 	int c, json = 0, quiet = 0;
 	struct result *res;
-	struct rec_hash catalog = {0}, popular = {0};
-	struct acc micro = {0}, macro = {0}, conv_acc = {0}, *byturn = NULL;
-	size_t nbyturn = 0, nconv_scored, cur_conv = (size_t)-1;
-	double pop50[REC_MAXK] = {0}, pop50_t = 0, factual[REC_MAXK] = {0};
-	double factual_n[REC_MAXK] = {0};
-	struct rec_hash cover[REC_MAXK];
-	size_t *cover_n[REC_MAXK], cover_cap[REC_MAXK];
+	struct rec_metrics m;
+	struct rec_figures f;
 	double *ms;
 	FILE *logf = NULL;
 	struct rec_buf out = {0};
@@ -862,76 +810,23 @@ main(int argc, char **argv)
 	}
 	if (logpath && !(logf = fopen(logpath, "w")))
 		rec_die("cannot open '%s': %m", logpath);
-	/* the catalog's ids, for Factual */
+	/* the catalog's ids (Factual), the most wanted items (Pop50) */
 	{
 		sqlite3 *db = rec_catalog_open(dbpath);
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, "SELECT id FROM items", -1, &st, NULL))
-			rec_sqlite_die(db, "items");
-		while (sqlite3_step(st) == SQLITE_ROW)
-			rec_hash_put(&catalog, (const char *)
-			    sqlite3_column_text(st, 0),
-			    (size_t)sqlite3_column_bytes(st, 0), NULL);
-		sqlite3_finalize(st);
+		rec_metrics_init(&m, ks, nk, convs, nconvs, db);
 		sqlite3_close(db);
-	}
-	/* popularity: in how many conversations an item is a target; the
-	 * 50 most popular make Pop50 */
-	{
-		struct rec_hash all = {0};
-		size_t *cnt = NULL, (*order)[2];
-		for (i = 0; i < nconvs; i++) {
-			struct rec_hash mine = {0};
-			for (j = 0; j < convs[i].nturns; j++)
-				for (k = 0; k < convs[i].turn[j].targets.n; k++) {
-					const char *id = rec_conv_canon(&convs[i],
-					    convs[i].turn[j].targets.v[k]);
-					int added;
-					rec_hash_put(&mine, id, strlen(id), &added);
-					if (!added)
-						continue;
-					p = rec_hash_put(&all, id, strlen(id),
-					    &added);
-					if (added) {
-						cnt = xrealloc(cnt, all.cap *
-						    sizeof *cnt);
-						cnt[p] = 0;
-					}
-					cnt[p]++;
-				}
-			rec_hash_free(&mine);
-		}
-		order = xcalloc(all.n + 1, sizeof *order);
-		for (i = 0; i < all.n; i++) {
-			order[i][0] = i;
-			order[i][1] = cnt[i];
-		}
-		qsort(order, all.n, sizeof *order, cmp_count);
-		for (i = 0; i < all.n && i < 50; i++)
-			rec_hash_put(&popular, all.key[order[i][0]],
-			    all.keylen[order[i][0]], NULL);
-		free(order);
-		free(cnt);
-		rec_hash_free(&all);
 	}
 	if (!cmd)
 		bin = rec_bindir();
 	res = xcalloc(npoints, sizeof *res);
 	run_all(res, njobs, !quiet && isatty(2));
 	ms = xcalloc(npoints, sizeof *ms);
-	for (k = 0; k < nk; k++) {
-		memset(&cover[k], 0, sizeof cover[k]);
-		cover_n[k] = NULL;
-		cover_cap[k] = 0;
-	}
 	/* score every point, in order */
 	for (p = 0; p < npoints; p++) {
 		const struct rec_conv *cv = &convs[points[p].conv];
 		size_t t = points[p].turn;
 		struct rec_strs tg = {0}, list = {0};
-		struct rec_hash before = {0}, seen = {0};
 		struct rec_point_score sc;
-		size_t intop = 0;
 
 		ms[p] = res[p].ms;
 		if (res[p].failed) {
@@ -940,64 +835,8 @@ main(int argc, char **argv)
 				rec_warn("%s, turn %zu: %s", cv->id, t + 1,
 				    res[p].plan);
 		}
-		rec_conv_targets(cv, t, &tg);
-		rec_conv_before(cv, t, &before);
-		for (k = 0; k < nk; k++) {
-			size_t f = 0, m;
-			for (m = 0; m < ks[k] && m < res[p].ids.n; m++)
-				f += rec_hash_get(&catalog, res[p].ids.v[m],
-				    strlen(res[p].ids.v[m])) != (size_t)-1;
-			if (m) {
-				factual[k] += (double)f / m;
-				factual_n[k]++;
-			}
-		}
-		for (i = 0; i < res[p].ids.n && list.n < maxk; i++) {
-			const char *id = rec_conv_canon(cv, res[p].ids.v[i]);
-			int added;
-			if (rec_hash_get(&before, id, strlen(id)) != (size_t)-1)
-				continue;
-			rec_hash_put(&seen, id, strlen(id), &added);
-			if (added)
-				rec_strs_push(&list, id, strlen(id));
-		}
-		rec_point_score(&list, &tg, ks, nk, &sc);
-		acc_add(&micro, &sc);
-		if (points[p].conv != cur_conv) {
-			acc_close(&conv_acc, &macro);
-			cur_conv = points[p].conv;
-		}
-		acc_add(&conv_acc, &sc);
-		if (t >= nbyturn) {
-			byturn = xrealloc(byturn, (t + 1) * sizeof *byturn);
-			memset(byturn + nbyturn, 0, (t + 1 - nbyturn) *
-			    sizeof *byturn);
-			nbyturn = t + 1;
-		}
-		acc_add(&byturn[t], &sc);
-		for (i = 0; i < tg.n; i++)
-			intop += rec_hash_get(&popular, tg.v[i],
-			    strlen(tg.v[i])) != (size_t)-1;
-		pop50_t += tg.n ? (double)intop / tg.n : 0;
-		for (k = 0; k < nk; k++) {
-			size_t m, pn = 0;
-			for (m = 0; m < ks[k] && m < list.n; m++) {
-				int added;
-				size_t x = rec_hash_put(&cover[k], list.v[m],
-				    strlen(list.v[m]), &added);
-				if (added && cover[k].n > cover_cap[k]) {
-					cover_cap[k] = cover[k].cap;
-					cover_n[k] = xrealloc(cover_n[k],
-					    cover_cap[k] * sizeof **cover_n);
-				}
-				if (added)
-					cover_n[k][x] = 0;
-				cover_n[k][x]++;
-				pn += rec_hash_get(&popular, list.v[m],
-				    strlen(list.v[m])) != (size_t)-1;
-			}
-			pop50[k] += m ? (double)pn / m : 0;
-		}
+		rec_metrics_add(&m, cv, points[p].conv, t, &res[p].ids, &list,
+		    &tg, &sc);
 		if (logf) {
 			struct rec_buf l = {0};
 			size_t x = nk > 2 ? 2 : nk - 1;	/* @10 by default */
@@ -1027,68 +866,46 @@ main(int argc, char **argv)
 		}
 		rec_strs_free(&tg);
 		rec_strs_free(&list);
-		rec_hash_free(&before);
-		rec_hash_free(&seen);
 	}
-	acc_close(&conv_acc, &macro);
-	nconv_scored = macro.n;
+	rec_metrics_end(&m, &f);
 	if (logf && fclose(logf))
 		rec_die("cannot write '%s': %m", logpath);
 	qsort(ms, npoints, sizeof *ms, cmp_double);
 	{
-		double ent[REC_MAXK], maxf[REC_MAXK], ratio[REC_MAXK];
 		double med = ms[npoints / 2], mean = 0;
 		for (p = 0; p < npoints; p++)
 			mean += ms[p];
 		mean /= (double)npoints;
-		for (k = 0; k < nk; k++) {
-			double total = 0, e = 0;
-			size_t mx = 0;
-			for (i = 0; i < cover[k].n; i++) {
-				total += (double)cover_n[k][i];
-				if (cover_n[k][i] > mx)
-					mx = cover_n[k][i];
-			}
-			for (i = 0; i < cover[k].n; i++) {
-				double q = (double)cover_n[k][i] / total;
-				e -= q * log2(q);
-			}
-			ent[k] = e;
-			maxf[k] = (double)mx / (double)npoints;
-			ratio[k] = pop50_t > 0 ? pop50[k] / pop50_t : 0;
-			factual[k] = factual_n[k] > 0 ? factual[k] /
-			    factual_n[k] : 0;
-		}
 		if (json) {
 			char d1[40], d2[40];
 			rec_buf_printf(&out, "{\"points\":%zu,\"conversations\":"
-			    "%zu,\"failed\":%zu,\"k\":[", npoints, nconv_scored,
+			    "%zu,\"failed\":%zu,\"k\":[", npoints, m.macro.n,
 			    nfailed);
 			for (k = 0; k < nk; k++)
 				rec_buf_printf(&out, "%s%zu", k ? "," : "", ks[k]);
 			rec_buf_adds(&out, "],\"micro\":{");
-			json_acc(&out, &micro);
+			json_acc(&out, &m.micro);
 			rec_buf_addc(&out, ',');
-			json_row(&out, "pop50", pop50, (double)npoints);
+			json_row(&out, "pop50", m.pop50, (double)npoints);
 			rec_buf_addc(&out, ',');
-			json_row(&out, "pop50_ratio", ratio, 1);
+			json_row(&out, "pop50_ratio", f.pop50_ratio, 1);
 			rec_buf_addc(&out, ',');
-			json_row(&out, "entropy", ent, 1);
+			json_row(&out, "entropy", f.entropy, 1);
 			rec_buf_addc(&out, ',');
-			json_row(&out, "maxfreq", maxf, 1);
+			json_row(&out, "maxfreq", f.maxfreq, 1);
 			rec_buf_addc(&out, ',');
-			json_row(&out, "factual", factual, 1);
+			json_row(&out, "factual", f.factual, 1);
 			rec_buf_adds(&out, "},\"macro\":{");
-			json_acc(&out, &macro);
+			json_acc(&out, &m.macro);
 			rec_buf_adds(&out, "},\"turns\":[");
-			for (i = 0; i < nbyturn; i++) {
+			for (i = 0; i < m.nturns; i++) {
 				rec_buf_printf(&out, "%s{\"turn\":%zu,\"points\":"
-				    "%zu,", i ? "," : "", i + 1, byturn[i].n);
-				json_row(&out, "hit", byturn[i].hit,
-				    (double)byturn[i].n);
+				    "%zu,", i ? "," : "", i + 1, m.turn[i].n);
+				json_row(&out, "hit", m.turn[i].hit,
+				    (double)m.turn[i].n);
 				rec_buf_addc(&out, ',');
-				json_row(&out, "ndcg", byturn[i].ndcg,
-				    (double)byturn[i].n);
+				json_row(&out, "ndcg", m.turn[i].ndcg,
+				    (double)m.turn[i].n);
 				rec_buf_addc(&out, '}');
 			}
 			rec_json_double(d1, sizeof d1, med);
@@ -1099,28 +916,28 @@ main(int argc, char **argv)
 		} else {
 			printf("%zu points in %zu conversations, %zu failed; "
 			    "%.1f ms per point (median), %.1f (mean)\n",
-			    npoints, nconv_scored, nfailed, med, mean);
+			    npoints, m.macro.n, nfailed, med, mean);
 			printf("%-14s", "");
 			for (k = 0; k < nk; k++)
 				printf(" %7s%zu", "@", ks[k]);
 			putchar('\n');
-			text_acc(&micro, "");
-			text_acc(&macro, " (macro)");
-			text_row("Pop50", pop50, (double)npoints);
-			text_row("Pop50 ratio", ratio, 1);
-			text_row("Entropy", ent, 1);
-			text_row("MaxFreq", maxf, 1);
-			text_row("Factual", factual, 1);
+			text_acc(&m.micro, "");
+			text_acc(&m.macro, " (macro)");
+			text_row("Pop50", m.pop50, (double)npoints);
+			text_row("Pop50 ratio", f.pop50_ratio, 1);
+			text_row("Entropy", f.entropy, 1);
+			text_row("MaxFreq", f.maxfreq, 1);
+			text_row("Factual", f.factual, 1);
 			printf("%-6s %7s %8s %8s   (at %zu)\n", "turn",
 			    "points", "Hit", "NDCG", ks[nk > 2 ? 2 : nk - 1]);
-			for (i = 0; i < nbyturn; i++) {
+			for (i = 0; i < m.nturns; i++) {
 				size_t x = nk > 2 ? 2 : nk - 1;
-				if (!byturn[i].n)
+				if (!m.turn[i].n)
 					continue;
 				printf("%-6zu %7zu %8.4f %8.4f\n", i + 1,
-				    byturn[i].n, byturn[i].hit[x] /
-				    (double)byturn[i].n, byturn[i].ndcg[x] /
-				    (double)byturn[i].n);
+				    m.turn[i].n, m.turn[i].hit[x] /
+				    (double)m.turn[i].n, m.turn[i].ndcg[x] /
+				    (double)m.turn[i].n);
 			}
 		}
 	}
@@ -1128,20 +945,14 @@ main(int argc, char **argv)
 		rec_strs_free(&res[p].ids);
 		free(res[p].plan);
 	}
-	for (k = 0; k < nk; k++) {
-		rec_hash_free(&cover[k]);
-		free(cover_n[k]);
-	}
 	for (i = 0; i < nconvs; i++)
 		rec_conv_free(&convs[i]);
 	free(convs);
 	free(points);
 	free(res);
 	free(ms);
-	free(byturn);
+	rec_metrics_free(&m);
 	free(bin);
-	rec_hash_free(&catalog);
-	rec_hash_free(&popular);
 	rec_buf_free(&out);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");

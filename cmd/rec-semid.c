@@ -294,21 +294,10 @@ show(char **ids, int n)
 }
 
 struct hit {
+	struct rec_scored r;	/* the score, and the order found in */
 	size_t k;		/* index in the hash of ids */
 	unsigned mask;		/* levels that match */
-	double score;
-	size_t order;
 };
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
 
 static int
 prefix_of(unsigned mask, int m)
@@ -455,7 +444,7 @@ main(int argc, char **argv)
 			    NULL);
 			hits[nh].k = found.n - 1;
 			hits[nh].mask = mask;
-			hits[nh].order = i;
+			hits[nh].r.index = i;
 			nh++;
 		}
 	} else {
@@ -483,7 +472,7 @@ main(int argc, char **argv)
 					}
 					hits[nh].k = k;
 					hits[nh].mask = 0;
-					hits[nh].order = k;
+					hits[nh].r.index = k;
 					nh++;
 				}
 				hits[k].mask |= 1u << j;
@@ -502,13 +491,12 @@ main(int argc, char **argv)
 				continue;
 			if (pre < 1 && m - matches > (int)dist)
 				continue;
-			hits[i].score = pre + (double)matches / (m + 1);
+			hits[i].r.score = pre + (double)matches / (m + 1);
 			hits[keep++] = hits[i];
 		}
 		nh = keep;
 	}
-	if (nh)
-		qsort(hits, nh, sizeof *hits, cmp_hit);
+	rec_scored_sort(hits, nh, sizeof *hits);
 	rec_writer_init(&w, 1, mp);
 	{
 		size_t written = 0;
@@ -523,7 +511,7 @@ main(int argc, char **argv)
 			    prefix_of(hits[i].mask, m),
 			    __builtin_popcount(hits[i].mask), m);
 			written += rec_write_scored(&w, &pool, id, len,
-			    hits[i].score, src, why.data, limit - written);
+			    hits[i].r.score, src, why.data, limit - written);
 		}
 		rec_trace_count(pool.n, written);
 	}

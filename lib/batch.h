@@ -51,4 +51,56 @@ struct rec_point_score {
 void rec_point_score(const struct rec_strs *list, const struct rec_strs *targets,
     const size_t *ks, size_t nk, struct rec_point_score *ps);
 
+/* sums of point scores, n points: their means are the figures */
+struct rec_score_sum {
+	double hit[REC_MAXK], recall[REC_MAXK], ndcg[REC_MAXK], mrr[REC_MAXK];
+	size_t n;
+};
+
+/* Every figure of a run of rec-eval, gathered point by point: accuracy
+ * over points (micro), over conversations (macro: each the mean of its
+ * points; the points of a conversation must come one after the other)
+ * and by turn; Pop50, the share of a list's top k among the 50 items
+ * wanted in the most conversations (and of the targets, for the ratio);
+ * what the lists show at each cut-off, for Entropy and MaxFreq; and
+ * Factual, the share of the ids given that the catalog has. */
+struct rec_metrics {
+	size_t ks[REC_MAXK], nk;
+	struct rec_score_sum micro, macro, conv;
+	struct rec_score_sum *turn;	/* by turn */
+	size_t nturns;
+	size_t cur;			/* the conversation of conv */
+	size_t npoints;
+	double pop50[REC_MAXK];		/* sums over points */
+	double pop50_targets;
+	double factual[REC_MAXK], factual_n[REC_MAXK];
+	struct rec_hash shown[REC_MAXK];	/* id -> points it was in the
+						 * top ks[k] of (size_t) */
+	struct rec_hash popular;	/* the 50 most wanted */
+	struct rec_hash catalog;	/* the catalog's ids */
+};
+/* the figures that are not sums of point scores, at each cut-off */
+struct rec_figures {
+	double pop50_ratio[REC_MAXK];	/* Pop50 of the lists / of targets */
+	double entropy[REC_MAXK];	/* of what the lists show, in bits */
+	double maxfreq[REC_MAXK];	/* share of points showing the most
+					 * shown item */
+	double factual[REC_MAXK];
+};
+/* starts m for the cut-offs ks (rising, nk of them) over the benchmark
+ * convs and the catalog db (its ids are read now) */
+void rec_metrics_init(struct rec_metrics *m, const size_t *ks, size_t nk,
+    const struct rec_conv *convs, size_t nconvs, sqlite3 *db);
+/* Scores the ids a system gave at turn t of conversation c (conv: its
+ * index).  Appends the list scored (canonical, distinct, without what
+ * was shown or liked before, at most the last cut-off) to list and the
+ * targets to targets; the point's scores into ps. */
+void rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
+    size_t conv, size_t t, const struct rec_strs *ids,
+    struct rec_strs *list, struct rec_strs *targets,
+    struct rec_point_score *ps);
+/* after the last point: closes the macro average, fills f */
+void rec_metrics_end(struct rec_metrics *m, struct rec_figures *f);
+void rec_metrics_free(struct rec_metrics *m);
+
 #endif

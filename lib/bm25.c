@@ -36,9 +36,7 @@ struct posting {
 
 struct bfield {
 	char name[32];
-	struct rec_hash vocab;
-	struct posting *post;
-	size_t cap;
+	struct rec_hash vocab;	/* a struct posting per term */
 	struct rec_buf doclen;	/* uint32 per document */
 	uint64_t total;
 };
@@ -62,9 +60,17 @@ rec_bm25_builder_new(size_t nfields, const char *const *names)
 
 	b->nfields = nfields;
 	b->f = xcalloc(nfields, sizeof *b->f);
-	for (i = 0; i < nfields; i++)
+	for (i = 0; i < nfields; i++) {
 		snprintf(b->f[i].name, sizeof b->f[i].name, "%s", names[i]);
+		b->f[i].vocab.vsize = sizeof(struct posting);
+	}
 	return b;
+}
+
+static struct posting *
+post_of(const struct bfield *f, size_t t)
+{
+	return (struct posting *)f->vocab.val + t;
 }
 
 static int
@@ -87,19 +93,12 @@ add_text(struct rec_bm25_builder *b, struct bfield *f, const char *text)
 		rec_norm(&b->norm, text, strlen(text));
 	b->ntok = 0;
 	for (p = b->norm.data; p && *p; p = *s ? s + 1 : s) {
-		int added;
 		size_t t;
 
 		s = strchr(p, ' ');
 		if (!s)
 			s = p + strlen(p);
-		t = rec_hash_put(&f->vocab, p, (size_t)(s - p), &added);
-		if (added && f->vocab.n > f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->post = xrealloc(f->post, f->cap * sizeof *f->post);
-			memset(f->post + f->vocab.n - 1, 0,
-			    (f->cap - f->vocab.n + 1) * sizeof *f->post);
-		}
+		t = rec_hash_put(&f->vocab, p, (size_t)(s - p), NULL);
 		if (b->ntok == b->captok) {
 			b->captok = b->captok ? b->captok * 2 : 64;
 			b->tok = xrealloc(b->tok, b->captok * sizeof *b->tok);
@@ -109,7 +108,7 @@ add_text(struct rec_bm25_builder *b, struct bfield *f, const char *text)
 	}
 	qsort(b->tok, b->ntok, sizeof *b->tok, cmp_u32);
 	for (i = 0; i < b->ntok; i = j) {
-		struct posting *po = &f->post[b->tok[i]];
+		struct posting *po = post_of(f, b->tok[i]);
 		for (j = i; j < b->ntok && b->tok[j] == b->tok[i]; j++)
 			;
 		n = po->n;
@@ -140,20 +139,14 @@ rec_bm25_builder_doc(struct rec_bm25_builder *b, const char *id,
 	b->ndocs++;
 }
 
-struct section {
-	const void *p;
-	size_t n;
-};
-
+/* n bytes, then zeros to the next multiple of 8 */
 static int
-put(int fd, const void *p, size_t n, uint64_t *at)
+put(struct rec_atomic *a, const void *p, size_t n, uint64_t *at)
 {
 	static const char zero[8];
 	size_t pad = (8 - n % 8) % 8;
 
-	if (n && write(fd, p, n) != (ssize_t)n)
-		return -1;
-	if (pad && write(fd, zero, pad) != (ssize_t)pad)
+	if (rec_atomic_write(a, p, n) < 0 || rec_atomic_write(a, zero, pad) < 0)
 		return -1;
 	*at += n + pad;
 	return 0;
@@ -186,15 +179,13 @@ int
 rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
     uint64_t cat_size, int64_t cat_mtime)
 {
-	struct rec_buf tmp = {0};
+	struct rec_atomic a;
 	uint64_t at = 0, end = b->ids.len;
 	size_t fi, i, t;
-	int fd, saved;
+	int bad;
 
-	rec_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
+	if (rec_atomic_open(&a, path, 0644) < 0)
+		return -1;
 	{
 		char hdr[32];
 		memcpy(hdr, MAGIC, 8);
@@ -203,12 +194,12 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		memcpy(hdr + 12, &nf, 4);
 		memcpy(hdr + 16, &cat_size, 8);
 		memcpy(hdr + 24, &cat_mtime, 8);
-		if (put(fd, hdr, sizeof hdr, &at))
+		if (put(&a, hdr, sizeof hdr, &at))
 			goto fail;
 	}
 	rec_buf_add(&b->idoff, &end, sizeof end);
-	if (put(fd, b->idoff.data, b->idoff.len, &at) ||
-	    put(fd, b->ids.data, b->ids.len, &at))
+	if (put(&a, b->idoff.data, b->idoff.len, &at) ||
+	    put(&a, b->ids.data, b->ids.len, &at))
 		goto fail;
 	for (fi = 0; fi < b->nfields; fi++) {
 		struct bfield *f = &b->f[fi];
@@ -228,7 +219,7 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		postoff = xmalloc((nterms + 1) * sizeof *postoff);
 		maxtf = xmalloc((nterms + 1) * sizeof *maxtf);
 		for (t = 0, o = 0; t < nterms; t++) {
-			struct posting *po = &f->post[order[t]];
+			struct posting *po = post_of(f, order[t]);
 			double best = 0;
 			termoff[t] = chars.len;
 			rec_buf_add(&chars, f->vocab.key[order[t]],
@@ -253,15 +244,14 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		memcpy(fh, f->name, 32);
 		memcpy(fh + 32, &nterms, 4);
 		memcpy(fh + 40, &avgdl, 8);
-		if (put(fd, fh, sizeof fh, &at) ||
-		    put(fd, f->doclen.data, f->doclen.len, &at) ||
-		    put(fd, termoff, (nterms + 1) * 8, &at) ||
-		    put(fd, chars.data, chars.len, &at) ||
-		    put(fd, postoff, (nterms + 1) * 8, &at) ||
-		    put(fd, docs.data, docs.len, &at) ||
-		    put(fd, tfs.data, tfs.len, &at) ||
-		    put(fd, maxtf, nterms * 4, &at))
-			goto fail;
+		bad = put(&a, fh, sizeof fh, &at) ||
+		    put(&a, f->doclen.data, f->doclen.len, &at) ||
+		    put(&a, termoff, (nterms + 1) * 8, &at) ||
+		    put(&a, chars.data, chars.len, &at) ||
+		    put(&a, postoff, (nterms + 1) * 8, &at) ||
+		    put(&a, docs.data, docs.len, &at) ||
+		    put(&a, tfs.data, tfs.len, &at) ||
+		    put(&a, maxtf, nterms * 4, &at);
 		free(order);
 		free(termoff);
 		free(postoff);
@@ -269,22 +259,12 @@ rec_bm25_builder_write(struct rec_bm25_builder *b, const char *path,
 		rec_buf_free(&chars);
 		rec_buf_free(&docs);
 		rec_buf_free(&tfs);
+		if (bad)
+			goto fail;
 	}
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp.data, path) < 0)
-		goto fail;
-	rec_buf_free(&tmp);
-	return 0;
+	return rec_atomic_commit(&a);
 fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.data);
-	rec_buf_free(&tmp);
-	errno = saved;
+	rec_atomic_abort(&a);
 	return -1;
 }
 
@@ -295,10 +275,9 @@ rec_bm25_builder_free(struct rec_bm25_builder *b)
 
 	for (i = 0; i < b->nfields; i++) {
 		for (t = 0; t < b->f[i].vocab.n; t++) {
-			free(b->f[i].post[t].doc);
-			free(b->f[i].post[t].tf);
+			free(post_of(&b->f[i], t)->doc);
+			free(post_of(&b->f[i], t)->tf);
 		}
-		free(b->f[i].post);
 		rec_hash_free(&b->f[i].vocab);
 		rec_buf_free(&b->f[i].doclen);
 	}
@@ -554,49 +533,6 @@ seek(const struct cursor *c, size_t pos, uint32_t d)
 	return hi;
 }
 
-/* min-heap of the k best: the root is the worst kept */
-static int
-worse(const struct rec_bm25_hit *a, const struct rec_bm25_hit *b)
-{
-	return a->score < b->score || (a->score == b->score && a->doc > b->doc);
-}
-
-static void
-heap_push(struct rec_bm25_hit *h, size_t *n, size_t k, uint32_t doc,
-    double s)
-{
-	struct rec_bm25_hit e = { doc, s };
-	size_t i, c;
-
-	if (*n < k) {
-		for (i = (*n)++; i > 0 && worse(&e, &h[(i - 1) / 2]);
-		    i = (i - 1) / 2)
-			h[i] = h[(i - 1) / 2];
-		h[i] = e;
-		return;
-	}
-	if (!worse(&h[0], &e))
-		return;
-	for (i = 0; (c = 2 * i + 1) < *n; i = c) {
-		if (c + 1 < *n && worse(&h[c + 1], &h[c]))
-			c++;
-		if (!worse(&h[c], &e))
-			break;
-		h[i] = h[c];
-	}
-	h[i] = e;
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct rec_bm25_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->doc < y->doc ? -1 : x->doc > y->doc;
-}
-
 static int
 cmp_ub(const void *a, const void *b)
 {
@@ -610,7 +546,7 @@ cmp_ub(const void *a, const void *b)
 size_t
 rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, int conjunctive, double k1, double b, size_t k,
-    int exhaustive, struct rec_bm25_hit *out)
+    int exhaustive, struct rec_scored *out)
 {
 	const struct rec_bm25_field *fl = &x->field[f];
 	struct cursor *c;
@@ -660,7 +596,7 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 			for (i = 0; i < nc; i++)
 				score += c[i].idf * tfpart(c[i].tf[c[i].pos],
 				    fl->doclen[d], fl->avgdl, k1, b);
-			heap_push(out, &nh, k, d, score);
+			rec_topk_push(out, &nh, k, score, d);
 		}
 		goto done;
 	}
@@ -674,7 +610,7 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 			}
 		for (j = 0; j < x->ndocs; j++)
 			if (acc[j] > 0)
-				heap_push(out, &nh, k, (uint32_t)j, acc[j]);
+				rec_topk_push(out, &nh, k, acc[j], j);
 		free(acc);
 		goto done;
 	}
@@ -728,10 +664,10 @@ rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
 		score = 0;
 		for (j = 0; j < nterms; j++)
 			score += part[j];
-		heap_push(out, &nh, k, d, score);
+		rec_topk_push(out, &nh, k, score, d);
 	}
 done:
-	qsort(out, nh, sizeof *out, cmp_hit);
+	rec_scored_sort(out, nh, sizeof *out);
 	free(c);
 	free(part);
 	free(prefix);

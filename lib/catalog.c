@@ -3,7 +3,6 @@
  * tool reads (see rec-import(1) for its tables).
  */
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -272,45 +271,25 @@ rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
 
 /* --- changing a catalog: a temporary copy renamed into place --- */
 
-static char *tmppath;
-static const char *editpath;
+/* the copy: fs.c names it, removes it on failure, at exit or on a
+ * signal, and renames it into place */
+static struct rec_atomic edit;
 
 static void
-remove_tmp(void)
-{
-	if (tmppath)
-		unlink(tmppath);
-}
-
-static void
-on_signal(int sig)
-{
-	if (tmppath)
-		unlink(tmppath);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-copy_file(const char *from, const char *to)
+copy_file(const char *from, struct rec_atomic *to)
 {
 	char buf[1 << 16];
-	int in, out;
+	int in;
 	ssize_t n;
 
 	in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		rec_die("cannot open catalog '%s': %m", from);
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		rec_die("cannot create '%s': %m", to);
 	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			rec_die("cannot write '%s': %m", to);
+		if (rec_atomic_write(to, buf, (size_t)n) < 0)
+			rec_die("cannot write '%s': %m", to->tmp);
 	if (n < 0)
 		rec_die("cannot read '%s': %m", from);
-	if (close(out) < 0)
-		rec_die("cannot write '%s': %m", to);
 	close(in);
 }
 
@@ -318,31 +297,22 @@ sqlite3 *
 rec_catalog_edit(const char *path, int fresh, int force)
 {
 	sqlite3 *db;
-	const char *slash = strrchr(path, '/');
-	struct rec_buf b = {0};
 
-	editpath = path;
-	if (slash)
-		rec_buf_add(&b, path, (size_t)(slash - path + 1));
-	rec_buf_printf(&b, ".%s.tmp%ld", slash ? slash + 1 : path,
-	    (long)getpid());
-	tmppath = b.data;
-	atexit(remove_tmp);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	rec_atomic_catch_signals();
 	if (fresh) {
 		if (!force && access(path, F_OK) == 0)
 			rec_die("catalog '%s' exists (use --force to replace "
 			    "it)", path);
-		unlink(tmppath);
-	} else {
+	} else
 		sqlite3_close(rec_catalog_open(path));	/* is a catalog */
-		copy_file(path, tmppath);
-	}
-	if (sqlite3_open_v2(tmppath, &db, SQLITE_OPEN_READWRITE |
+	if (rec_atomic_open(&edit, path, 0644) < 0)
+		rec_die("cannot create '%s': %m", edit.tmp);
+	if (!fresh)
+		copy_file(path, &edit);
+	/* SQLite takes an empty file for a new database */
+	if (sqlite3_open_v2(edit.tmp, &db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
-		rec_die("cannot create '%s': %s", tmppath, sqlite3_errmsg(db));
+		rec_die("cannot create '%s': %s", edit.tmp, sqlite3_errmsg(db));
 	/* a crash loses only the temporary file: no journal needed */
 	rec_sql_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	    "BEGIN", "starting");
@@ -356,11 +326,9 @@ rec_catalog_save(sqlite3 *db)
 {
 	rec_sql_exec(db, "COMMIT; ANALYZE", "finishing");
 	if (sqlite3_close(db) != SQLITE_OK)
-		rec_die("cannot close '%s'", tmppath);
-	if (rename(tmppath, editpath) < 0)
-		rec_die("cannot rename '%s' to '%s': %m", tmppath, editpath);
-	free(tmppath);
-	tmppath = NULL;
+		rec_die("cannot close '%s'", edit.tmp);
+	if (rec_atomic_commit(&edit) < 0)
+		rec_die("cannot rename '%s' to '%s': %m", edit.tmp, edit.path);
 }
 
 size_t

@@ -1,7 +1,8 @@
 /*
  * core.h: what every rec program links first: memory and messages, the
- * trace line, the growable buffer, text normalisation, JSON <-> msgpack,
- * the byte-string hash and lists of strings.  The headers above it:
+ * trace line, files replaced whole or not at all, the growable buffer,
+ * text normalisation, JSON <-> msgpack, the byte-string hash, the order
+ * of ranked lists and lists of strings.  The headers above it:
  * stream.h (candidate streams), catalog.h (the SQLite catalog and the
  * tables it is built from), retrieve.h (the retrievers and the ranker),
  * proc.h (child processes, pipelines, jobs run at once), converse.h
@@ -67,6 +68,42 @@ void rec_trace_count(unsigned long in, unsigned long out);
  * many, so a test can see that a tool opens its catalog once */
 extern unsigned long rec_trace_opens;
 
+/* fs.c: a file replaced whole or not at all: written to a temporary
+ * file beside path (DIR/.NAME.tmpPID, same directory so that the rename
+ * is atomic), renamed onto path by rec_atomic_commit.  Until then the
+ * temporary file is removed by rec_atomic_abort, by a failed commit,
+ * and at exit.  No fsync (nor did the code before it).  E.g.
+ *   if (rec_atomic_open(&a, path, 0644) < 0 ||
+ *       rec_atomic_write(&a, p, n) < 0 || rec_atomic_commit(&a) < 0) {
+ *           rec_atomic_abort(&a);
+ *           rec_die("cannot write '%s': %m", path);
+ *   } */
+struct rec_atomic {
+	int fd;			/* the temporary file, open for writing;
+				 * -1 once committed or aborted */
+	char tmp[4096];		/* its name (kept for messages) */
+	const char *path;	/* borrowed until commit or abort */
+	pid_t pid;		/* the process that made it */
+	struct rec_atomic *next;	/* the live ones, for exit: a must
+					 * not move until commit or abort */
+};
+/* creates the temporary file for path with mode (less the umask);
+ * 0, or -1 with errno and no file */
+int rec_atomic_open(struct rec_atomic *a, const char *path, mode_t mode);
+/* writes all n bytes, retrying short writes: 0, or -1 with the errno
+ * of the write that failed (ENOSPC for one that wrote nothing) */
+int rec_atomic_write(struct rec_atomic *a, const void *p, size_t n);
+/* closes and renames onto path: 0, or -1 with errno and the temporary
+ * file removed */
+int rec_atomic_commit(struct rec_atomic *a);
+/* removes the temporary file (keeps errno); nothing after a commit */
+void rec_atomic_abort(struct rec_atomic *a);
+/* path's contents, n bytes, replaced as one: 0, or -1 with errno */
+int rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode);
+/* SIGINT, SIGTERM and SIGHUP remove the live temporary files too (for
+ * a long edit, such as a catalog's) before the signal ends the program */
+void rec_atomic_catch_signals(void);
+
 /* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
  * whenever cap > 0, so data can be used as a C string when the bytes
  * contain no NUL, and after any add data is not NULL.  A zeroed struct
@@ -121,13 +158,21 @@ void rec_json_string(struct rec_buf *out, const char *s, size_t n);
 int rec_json_double(char *out, size_t outsz, double d);
 
 /* hash.c: a map from byte strings to indexes, open addressing.  Keys
- * are copied into the table's own storage. */
+ * are copied into the table's own storage.  A value per key: set vsize
+ * before the first put, and val holds one of vsize bytes per key, by
+ * index, zeroed when its key is added; val moves when a put adds, so
+ * take it again after each put.  E.g. counting:
+ *   struct rec_hash h = { .vsize = sizeof(size_t) };
+ *   k = rec_hash_put(&h, w, len, NULL);
+ *   ((size_t *)h.val)[k]++; */
 struct rec_hash {
 	size_t *slot;		/* index + 1, 0 for empty */
 	size_t nslot;
 	char **key;
 	size_t *keylen;
 	size_t n, cap;
+	size_t vsize;		/* bytes of a value; 0: no values */
+	void *val;		/* [cap] values of vsize bytes */
 };
 
 /* the index of key, adding it as n (the count before) if absent;
@@ -136,7 +181,29 @@ size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
     int *added);
 /* the index of key, or (size_t)-1 */
 size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
+/* frees keys and values; h is then empty, with the same vsize */
 void rec_hash_free(struct rec_hash *h);
+
+/* sort.c: the one order of ranked lists: the higher score first, ties
+ * to the lower index (the earlier record, the lower document or row).
+ * Arrays of struct rec_scored sort with it, and so do arrays of a
+ * struct whose first member is one (struct rec_cand). */
+struct rec_scored {
+	double score;
+	size_t index;
+};
+/* a qsort comparator: < 0 when a goes before b */
+int rec_scored_cmp(const void *a, const void *b);
+/* sorts n elements of size bytes, each starting with a struct rec_scored */
+void rec_scored_sort(void *v, size_t n, size_t size);
+/* Keeps the best k of a stream in h (room for k), *n of them so far:
+ * adds (score, index) while there is room, or in place of the worst
+ * kept when it is better.  h is a heap with the worst at h[0]; sort it
+ * with rec_scored_sort to read it best first.  E.g.
+ *   for (i = 0; i < n; i++) rec_topk_push(h, &nh, k, s[i], i);
+ *   rec_scored_sort(h, nh, sizeof *h); */
+void rec_topk_push(struct rec_scored *h, size_t *n, size_t k, double score,
+    size_t index);
 
 /* a list of strings, each owned by the list (rec_strs_free frees
  * them all) */

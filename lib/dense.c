@@ -28,53 +28,20 @@ dot(const float *a, const float *b, size_t dim)
 	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-static int
-worse(float as, uint32_t ar, float bs, uint32_t br)
+/* row r's score s for the best k in out */
+static inline void
+offer(struct rec_scored *out, size_t *nh, size_t k, float s, size_t r)
 {
-	return as < bs || (as == bs && ar > br);
-}
-
-static void
-push(struct rec_dense_hit *h, size_t *n, size_t k, uint32_t row, float s)
-{
-	size_t i, c;
-
-	if (*n < k) {
-		for (i = (*n)++; i > 0 && worse(s, row, h[(i - 1) / 2].score,
-		    h[(i - 1) / 2].row); i = (i - 1) / 2)
-			h[i] = h[(i - 1) / 2];
-		h[i].row = row;
-		h[i].score = s;
+	/* most rows lose to the k-th: one compare, no heap work */
+	if (*nh == k && s < out[0].score)
 		return;
-	}
-	if (!worse(h[0].score, h[0].row, s, row))
-		return;
-	for (i = 0; (c = 2 * i + 1) < *n; i = c) {
-		if (c + 1 < *n && worse(h[c + 1].score, h[c + 1].row,
-		    h[c].score, h[c].row))
-			c++;
-		if (!worse(h[c].score, h[c].row, s, row))
-			break;
-		h[i] = h[c];
-	}
-	h[i].row = row;
-	h[i].score = s;
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct rec_dense_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
+	rec_topk_push(out, nh, k, s, r);
 }
 
 size_t
 rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
     const float *invnorm, const unsigned char *allow, size_t k,
-    struct rec_dense_hit *out)
+    struct rec_scored *out)
 {
 	size_t r, nh = 0;
 	float s;
@@ -87,13 +54,9 @@ rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
 		s = dot(m + r * dim, q, dim);
 		if (invnorm)
 			s *= invnorm[r];
-		/* most rows lose to the k-th: one compare, no heap work */
-		if (nh == k && s < out[0].score)
-			continue;
-		push(out, &nh, k, (uint32_t)r, s);
+		offer(out, &nh, k, s, r);
 	}
-	if (nh)
-		qsort(out, nh, sizeof *out, cmp_hit);
+	rec_scored_sort(out, nh, sizeof *out);
 	return nh;
 }
 
@@ -163,9 +126,9 @@ rec_ivf_build(struct rec_ivf *ix, const float *m, size_t n, size_t dim,
 
 size_t
 rec_ivf_search(const struct rec_ivf *ix, const float *q,
-    const float *invnorm, size_t nprobe, size_t k, struct rec_dense_hit *out)
+    const float *invnorm, size_t nprobe, size_t k, struct rec_scored *out)
 {
-	struct rec_dense_hit *near = xmalloc((nprobe + 1) * sizeof *near);
+	struct rec_scored *near = xmalloc((nprobe + 1) * sizeof *near);
 	size_t np, p, j, nh = 0;
 	float *negd = xmalloc((ix->nlist + 1) * sizeof *negd);
 
@@ -178,19 +141,16 @@ rec_ivf_search(const struct rec_ivf *ix, const float *q,
 	np = rec_dense_topk(negd, ix->nlist, 1, &(float){ 1 }, NULL, NULL,
 	    nprobe, near);
 	for (p = 0; p < np; p++) {
-		size_t l = near[p].row;
+		size_t l = near[p].index;
 		for (j = ix->start[l]; j < ix->start[l + 1]; j++) {
 			uint32_t r = ix->list[j];
 			float s = dot(ix->data + j * ix->dim, q, ix->dim);
 			if (invnorm)
 				s *= invnorm[r];
-			if (nh == k && s < out[0].score)
-				continue;
-			push(out, &nh, k, r, s);
+			offer(out, &nh, k, s, r);
 		}
 	}
-	if (nh)
-		qsort(out, nh, sizeof *out, cmp_hit);
+	rec_scored_sort(out, nh, sizeof *out);
 	free(near);
 	free(negd);
 	return nh;

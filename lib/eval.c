@@ -203,24 +203,35 @@ rec_conv_before(const struct rec_conv *c, size_t t, struct rec_hash *h)
 	}
 }
 
-size_t
-rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_strs *out)
+/* appends the ids of in, canonical and distinct, less those in before,
+ * to out while it holds fewer than max */
+static void
+fresh_ids(const struct rec_conv *c, const struct rec_hash *before,
+    const struct rec_strs *in, size_t max, struct rec_strs *out)
 {
-	struct rec_hash before = {0}, seen = {0};
+	struct rec_hash seen = {0};
 	size_t j;
 
-	rec_conv_before(c, t, &before);
-	for (j = 0; j < c->turn[t].targets.n; j++) {
-		const char *id = rec_conv_canon(c, c->turn[t].targets.v[j]);
+	for (j = 0; j < in->n && out->n < max; j++) {
+		const char *id = rec_conv_canon(c, in->v[j]);
 		int added;
-		if (rec_hash_get(&before, id, strlen(id)) != (size_t)-1)
+		if (rec_hash_get(before, id, strlen(id)) != (size_t)-1)
 			continue;
 		rec_hash_put(&seen, id, strlen(id), &added);
 		if (added)
 			rec_strs_push(out, id, strlen(id));
 	}
-	rec_hash_free(&before);
 	rec_hash_free(&seen);
+}
+
+size_t
+rec_conv_targets(const struct rec_conv *c, size_t t, struct rec_strs *out)
+{
+	struct rec_hash before = {0};
+
+	rec_conv_before(c, t, &before);
+	fresh_ids(c, &before, &c->turn[t].targets, (size_t)-1, out);
+	rec_hash_free(&before);
 	return out->n;
 }
 
@@ -277,4 +288,195 @@ rec_point_score(const struct rec_strs *list, const struct rec_strs *targets,
 		ps->mrr[k] = first ? 1.0 / first : 0;
 	}
 	rec_hash_free(&t);
+}
+
+/* ---- the figures of a run ---- */
+
+static void
+sum_add(struct rec_score_sum *a, const struct rec_point_score *s, size_t nk)
+{
+	size_t k;
+
+	for (k = 0; k < nk; k++) {
+		a->hit[k] += s->hit[k];
+		a->recall[k] += s->recall[k];
+		a->ndcg[k] += s->ndcg[k];
+		a->mrr[k] += s->mrr[k];
+	}
+	a->n++;
+}
+
+/* a conversation's mean scores, as one sample of the macro average */
+static void
+sum_close(struct rec_score_sum *conv, struct rec_score_sum *macro, size_t nk)
+{
+	struct rec_point_score m;
+	size_t k;
+
+	if (!conv->n)
+		return;
+	for (k = 0; k < nk; k++) {
+		m.hit[k] = conv->hit[k] / (double)conv->n;
+		m.recall[k] = conv->recall[k] / (double)conv->n;
+		m.ndcg[k] = conv->ndcg[k] / (double)conv->n;
+		m.mrr[k] = conv->mrr[k] / (double)conv->n;
+	}
+	sum_add(macro, &m, nk);
+	memset(conv, 0, sizeof *conv);
+}
+
+/* popularity: in how many conversations an item is a target; the 50
+ * most popular (ties to the first seen) make Pop50 */
+static void
+popular(struct rec_hash *top, const struct rec_conv *convs, size_t nconvs)
+{
+	struct rec_hash all = { .vsize = sizeof(size_t) };
+	struct rec_scored *order;
+	size_t i, j, k, p;
+
+	for (i = 0; i < nconvs; i++) {
+		struct rec_hash mine = {0};
+		for (j = 0; j < convs[i].nturns; j++)
+			for (k = 0; k < convs[i].turn[j].targets.n; k++) {
+				const char *id = rec_conv_canon(&convs[i],
+				    convs[i].turn[j].targets.v[k]);
+				int added;
+				rec_hash_put(&mine, id, strlen(id), &added);
+				if (!added)
+					continue;
+				p = rec_hash_put(&all, id, strlen(id), NULL);
+				((size_t *)all.val)[p]++;
+			}
+		rec_hash_free(&mine);
+	}
+	order = xcalloc(all.n + 1, sizeof *order);
+	for (i = 0; i < all.n; i++) {
+		order[i].score = (double)((size_t *)all.val)[i];
+		order[i].index = i;
+	}
+	rec_scored_sort(order, all.n, sizeof *order);
+	for (i = 0; i < all.n && i < 50; i++)
+		rec_hash_put(top, all.key[order[i].index],
+		    all.keylen[order[i].index], NULL);
+	free(order);
+	rec_hash_free(&all);
+}
+
+void
+rec_metrics_init(struct rec_metrics *m, const size_t *ks, size_t nk,
+    const struct rec_conv *convs, size_t nconvs, sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	size_t k;
+
+	memset(m, 0, sizeof *m);
+	memcpy(m->ks, ks, nk * sizeof *ks);
+	m->nk = nk;
+	m->cur = (size_t)-1;
+	for (k = 0; k < nk; k++)
+		m->shown[k].vsize = sizeof(size_t);
+	/* the catalog's ids, for Factual */
+	if (sqlite3_prepare_v2(db, "SELECT id FROM items", -1, &st, NULL))
+		rec_sqlite_die(db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		rec_hash_put(&m->catalog, (const char *)sqlite3_column_text(st,
+		    0), (size_t)sqlite3_column_bytes(st, 0), NULL);
+	sqlite3_finalize(st);
+	popular(&m->popular, convs, nconvs);
+}
+
+void
+rec_metrics_add(struct rec_metrics *m, const struct rec_conv *c,
+    size_t conv, size_t t, const struct rec_strs *ids, struct rec_strs *list,
+    struct rec_strs *tg, struct rec_point_score *sc)
+{
+	struct rec_hash before = {0};
+	size_t i, k, intop = 0;
+
+	rec_conv_targets(c, t, tg);
+	rec_conv_before(c, t, &before);
+	for (k = 0; k < m->nk; k++) {
+		size_t f = 0, n;
+		for (n = 0; n < m->ks[k] && n < ids->n; n++)
+			f += rec_hash_get(&m->catalog, ids->v[n],
+			    strlen(ids->v[n])) != (size_t)-1;
+		if (n) {
+			m->factual[k] += (double)f / n;
+			m->factual_n[k]++;
+		}
+	}
+	fresh_ids(c, &before, ids, m->ks[m->nk - 1], list);
+	rec_point_score(list, tg, m->ks, m->nk, sc);
+	sum_add(&m->micro, sc, m->nk);
+	if (conv != m->cur) {
+		sum_close(&m->conv, &m->macro, m->nk);
+		m->cur = conv;
+	}
+	sum_add(&m->conv, sc, m->nk);
+	if (t >= m->nturns) {
+		m->turn = xrealloc(m->turn, (t + 1) * sizeof *m->turn);
+		memset(m->turn + m->nturns, 0, (t + 1 - m->nturns) *
+		    sizeof *m->turn);
+		m->nturns = t + 1;
+	}
+	sum_add(&m->turn[t], sc, m->nk);
+	for (i = 0; i < tg->n; i++)
+		intop += rec_hash_get(&m->popular, tg->v[i],
+		    strlen(tg->v[i])) != (size_t)-1;
+	m->pop50_targets += tg->n ? (double)intop / tg->n : 0;
+	for (k = 0; k < m->nk; k++) {
+		size_t n, pn = 0;
+		for (n = 0; n < m->ks[k] && n < list->n; n++) {
+			size_t x = rec_hash_put(&m->shown[k], list->v[n],
+			    strlen(list->v[n]), NULL);
+			((size_t *)m->shown[k].val)[x]++;
+			pn += rec_hash_get(&m->popular, list->v[n],
+			    strlen(list->v[n])) != (size_t)-1;
+		}
+		m->pop50[k] += n ? (double)pn / n : 0;
+	}
+	m->npoints++;
+	rec_hash_free(&before);
+}
+
+void
+rec_metrics_end(struct rec_metrics *m, struct rec_figures *f)
+{
+	size_t i, k;
+
+	sum_close(&m->conv, &m->macro, m->nk);
+	memset(f, 0, sizeof *f);
+	for (k = 0; k < m->nk; k++) {
+		const size_t *cnt = m->shown[k].val;
+		double total = 0, e = 0;
+		size_t mx = 0;
+		for (i = 0; i < m->shown[k].n; i++) {
+			total += (double)cnt[i];
+			if (cnt[i] > mx)
+				mx = cnt[i];
+		}
+		for (i = 0; i < m->shown[k].n; i++) {
+			double q = (double)cnt[i] / total;
+			e -= q * log2(q);
+		}
+		f->entropy[k] = e;
+		f->maxfreq[k] = (double)mx / (double)m->npoints;
+		f->pop50_ratio[k] = m->pop50_targets > 0 ? m->pop50[k] /
+		    m->pop50_targets : 0;
+		f->factual[k] = m->factual_n[k] > 0 ? m->factual[k] /
+		    m->factual_n[k] : 0;
+	}
+}
+
+void
+rec_metrics_free(struct rec_metrics *m)
+{
+	size_t k;
+
+	for (k = 0; k < REC_MAXK; k++)
+		rec_hash_free(&m->shown[k]);
+	rec_hash_free(&m->popular);
+	rec_hash_free(&m->catalog);
+	free(m->turn);
+	memset(m, 0, sizeof *m);
 }

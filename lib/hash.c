@@ -1,6 +1,8 @@
 /*
  * hash.c: string -> dense index (0, 1, 2, ... in order of insertion),
- * for ids, column names and vocabularies.
+ * for ids, column names and vocabularies; optionally a value per key,
+ * kept beside the keys so that the callers do not each grow an array
+ * of their own in step with the hash.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,11 @@ rec_hash_put(struct rec_hash *h, const char *key, size_t len, int *added)
 		h->cap = h->cap ? h->cap * 2 : 64;
 		h->key = xrealloc(h->key, h->cap * sizeof *h->key);
 		h->keylen = xrealloc(h->keylen, h->cap * sizeof *h->keylen);
+		if (h->vsize)
+			h->val = xrealloc(h->val, h->cap * h->vsize);
 	}
+	if (h->vsize)
+		memset((char *)h->val + h->n * h->vsize, 0, h->vsize);
 	h->key[h->n] = xstrndup(key, len);
 	h->keylen[h->n] = len;
 	h->n++;
@@ -82,12 +88,14 @@ rec_hash_put(struct rec_hash *h, const char *key, size_t len, int *added)
 void
 rec_hash_free(struct rec_hash *h)
 {
-	size_t i;
+	size_t i, vsize = h->vsize;
 
 	for (i = 0; i < h->n; i++)
 		free(h->key[i]);
 	free(h->key);
 	free(h->keylen);
 	free(h->slot);
+	free(h->val);
 	memset(h, 0, sizeof *h);
+	h->vsize = vsize;	/* empty, ready for the same values */
 }

@@ -64,8 +64,7 @@ out:
 void
 rec_profile_save(const struct rec_profile *pf, const char *path)
 {
-	struct rec_buf b = {0}, tmp = {0};
-	FILE *fp;
+	struct rec_buf b = {0};
 
 	rec_buf_adds(&b, "{\"like\":{");
 	rec_strs_json(&b, "items", &pf->like_items);
@@ -84,14 +83,9 @@ rec_profile_save(const struct rec_profile *pf, const char *path)
 	rec_buf_addc(&b, ',');
 	rec_strs_json(&b, "tags", &pf->expect_tags);
 	rec_buf_adds(&b, "}}\n");
-	rec_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	fp = fopen(tmp.data, "w");
-	if (!fp || fwrite(b.data, 1, b.len, fp) != b.len || fclose(fp))
-		rec_die("cannot write profile '%s': %m", tmp.data);
-	if (rename(tmp.data, path) < 0)
-		rec_die("cannot rename '%s' to '%s': %m", tmp.data, path);
+	if (rec_atomic_file(path, b.data, b.len, 0666) < 0)
+		rec_die("cannot write profile '%s': %m", path);
 	rec_buf_free(&b);
-	rec_buf_free(&tmp);
 }
 
 void

@@ -1,6 +1,9 @@
 /*
- * rank.c: the last stage's arithmetic: rank fusion of concatenated
- * streams, a stable sort, per-value caps and maximal marginal relevance.
+ * rank.c: the last stage: rank fusion of concatenated streams, a stable
+ * sort, per-value caps and maximal marginal relevance; and the ranker
+ * of rec-rank that runs them with the catalog-dependent stages between
+ * (removals, jq rescoring, personalisation, novelty, one record per
+ * song), so that the command holds only its options.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -88,8 +91,8 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	}
 	for (i = 0; i < n; i++) {
 		c[i].uid = i;
-		c[i].order = p->first[i];
-		c[i].score = acc[i];
+		c[i].r.index = p->first[i];
+		c[i].r.score = acc[i];
 	}
 	free(src);
 	free(rank);
@@ -103,39 +106,22 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	return n;
 }
 
-static int
-cmp_cand(const void *a, const void *b)
-{
-	const struct rec_cand *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 void
 rec_rank_sort(struct rec_cand *c, size_t n)
 {
-	if (n)
-		qsort(c, n, sizeof *c, cmp_cand);
+	rec_scored_sort(c, n, sizeof *c);
 }
 
 size_t
 rec_rank_cap(struct rec_cand *c, size_t n, char *const *key, size_t per)
 {
-	struct rec_hash h = {0};
-	size_t *count = NULL, cap = 0, i, j = 0, k;
-	int added;
+	struct rec_hash h = { .vsize = sizeof(size_t) };
+	size_t *count, i, j = 0, k;
 
 	for (i = 0; i < n; i++) {
 		if (key[i]) {
-			k = rec_hash_put(&h, key[i], strlen(key[i]), &added);
-			if (k >= cap) {
-				cap = h.cap;
-				count = xrealloc(count, cap * sizeof *count);
-			}
-			if (added)
-				count[k] = 0;
+			k = rec_hash_put(&h, key[i], strlen(key[i]), NULL);
+			count = h.val;
 			if (count[k] >= per) {
 				free(c[i].why);
 				continue;
@@ -144,7 +130,6 @@ rec_rank_cap(struct rec_cand *c, size_t n, char *const *key, size_t per)
 		}
 		c[j++] = c[i];
 	}
-	free(count);
 	rec_hash_free(&h);
 	return j;
 }
@@ -174,10 +159,10 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 	if (n < 2)
 		return;
 	for (i = 0; i < n; i++) {
-		if (c[i].score < lo)
-			lo = c[i].score;
-		if (c[i].score > hi)
-			hi = c[i].score;
+		if (c[i].r.score < lo)
+			lo = c[i].r.score;
+		if (c[i].r.score > hi)
+			hi = c[i].r.score;
 	}
 	maxsim = xcalloc(n, sizeof *maxsim);
 	v = xcalloc(n, sizeof *v);
@@ -191,7 +176,8 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 		double bv = -INFINITY;
 		best = i;
 		for (j = i; j < n; j++) {
-			double rel = hi > lo ? (c[j].score - lo) / (hi - lo) : 1;
+			double rel = hi > lo ? (c[j].r.score - lo) /
+			    (hi - lo) : 1;
 			double m = lambda * rel - (1 - lambda) * maxsim[j];
 			if (m > bv) {
 				bv = m;
@@ -220,4 +206,684 @@ rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
 	}
 	free(maxsim);
 	free(v);
+}
+
+/* ---- the ranker of rec-rank ---- */
+
+struct rec_ranker {
+	struct rec_rank_opts o;
+	sqlite3 *db;			/* borrowed; NULL: none */
+	const struct rec_pool *pool;	/* the one being ranked */
+	char *creator_col, *pop_col;
+	struct rec_strs tag_cols;	/* roles tags and category */
+	sqlite3_stmt *field;		/* field_of's, for field_name */
+	char *field_name;
+	sqlite3_stmt *unique;		/* --unique's fields of an item */
+	int nunique, first[64];		/* first: the field is the creator's */
+	sqlite3_stmt *all;		/* every column of an item, for jq */
+	msgpack_zone zone;
+	struct rec_buf view, err;
+};
+
+/* the value of a column for an item, as text (NULL when missing);
+ * a role name stands for its column; caller frees */
+static char *
+field_of(struct rec_ranker *r, const char *field, const char *id,
+    size_t idlen)
+{
+	char *v = NULL;
+
+	if (!r->field_name || strcmp(r->field_name, field)) {
+		struct rec_buf sql = {0};
+		char *col = NULL;
+		free(r->field_name);
+		r->field_name = xstrdup(field);
+		if (r->field)
+			sqlite3_finalize(r->field);
+		if (!rec_catalog_column(r->db, field, NULL, NULL, 0) &&
+		    !(col = rec_catalog_role(r->db, field)))
+			rec_usage_die("no column or role '%s' in the catalog",
+			    field);
+		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
+		    col ? col : field);
+		free(col);
+		if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->field, NULL))
+			rec_sqlite_die(r->db, "items");
+		rec_buf_free(&sql);
+	}
+	sqlite3_reset(r->field);
+	sqlite3_bind_text(r->field, 1, id, (int)idlen, SQLITE_STATIC);
+	if (sqlite3_step(r->field) == SQLITE_ROW &&
+	    sqlite3_column_text(r->field, 0))
+		v = xstrdup((const char *)sqlite3_column_text(r->field, 0));
+	return v;
+}
+
+/* --unique: one statement that reads an item's fields, prepared before
+ * any input is read so that a bad field is an error at once */
+static void
+unique_prepare(struct rec_ranker *r, const char *list)
+{
+	struct rec_buf sql = {0};
+	char *fields = xstrdup(list), *f, *save = NULL;
+
+	r->nunique = 0;
+	rec_buf_adds(&sql, "SELECT ");
+	for (f = strtok_r(fields, ",", &save); f;
+	    f = strtok_r(NULL, ",", &save)) {
+		char *col = NULL;
+		if (r->nunique == 64)
+			rec_usage_die("--unique: at most 64 fields");
+		if (!rec_catalog_column(r->db, f, NULL, NULL, 0) &&
+		    !(col = rec_catalog_role(r->db, f)))
+			rec_usage_die("--unique: no column or role '%s' in the "
+			    "catalog", f);
+		r->first[r->nunique] = !strcmp(f, "creator") ||
+		    (r->creator_col && !strcmp(col ? col : f, r->creator_col));
+		rec_buf_printf(&sql, "%s\"%s\"", r->nunique++ ? ", " : "",
+		    col ? col : f);
+		free(col);
+	}
+	if (!r->nunique)
+		rec_usage_die("--unique: give one field or more");
+	rec_buf_adds(&sql, " FROM items WHERE id = ?");
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->unique, NULL))
+		rec_sqlite_die(r->db, "items");
+	rec_buf_free(&sql);
+	free(fields);
+}
+
+/* the fields of --unique for each candidate, as one key (NULL for an
+ * item not in the catalog: such records are all kept) */
+static char **
+unique_keys(struct rec_ranker *r, const struct rec_cand *c, size_t n)
+{
+	const struct rec_pool *p = r->pool;
+	char **key = xcalloc(n + 1, sizeof *key);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rec_buf k = {0};
+		int x;
+		sqlite3_reset(r->unique);
+		sqlite3_bind_text(r->unique, 1, p->ids.key[c[i].uid],
+		    (int)p->ids.keylen[c[i].uid], SQLITE_STATIC);
+		if (sqlite3_step(r->unique) != SQLITE_ROW)
+			continue;
+		for (x = 0; x < r->nunique; x++) {
+			const char *v = (const char *)sqlite3_column_text(
+			    r->unique, x);
+			if (x)
+				rec_buf_addc(&k, '\x1f');
+			rec_song_key(&k, v ? v : "", r->first[x]);
+		}
+		key[i] = k.data ? k.data : xstrdup("");
+	}
+	return key;
+}
+
+/* An item's profile: its creator, folded, and its tags, folded. */
+struct profile {
+	char *creator;
+	struct rec_hash tags;
+};
+
+static void
+add_tags(struct rec_hash *h, const char *json)
+{
+	struct rec_buf pk = {0}, err = {0}, n = {0};
+	msgpack_zone z;
+	msgpack_object o;
+	size_t off = 0;
+	uint32_t i;
+
+	if (!json)
+		return;
+	msgpack_zone_init(&z, 1024);
+	if (json[0] == '[' && !rec_json_to_msgpack(json, strlen(json), &pk,
+	    NULL, &err) && msgpack_unpack(pk.data, pk.len, &off, &z, &o) ==
+	    MSGPACK_UNPACK_SUCCESS && o.type == MSGPACK_OBJECT_ARRAY) {
+		for (i = 0; i < o.via.array.size; i++)
+			if (o.via.array.ptr[i].type == MSGPACK_OBJECT_STR) {
+				rec_buf_reset(&n);
+				rec_norm(&n, o.via.array.ptr[i].via.str.ptr,
+				    o.via.array.ptr[i].via.str.size);
+				if (n.len)
+					rec_hash_put(h, n.data, n.len, NULL);
+			}
+	} else {
+		rec_norm(&n, json, strlen(json));
+		if (n.len)
+			rec_hash_put(h, n.data, n.len, NULL);
+	}
+	msgpack_zone_destroy(&z);
+	rec_buf_free(&pk);
+	rec_buf_free(&err);
+	rec_buf_free(&n);
+}
+
+static void
+profile_of(struct rec_ranker *r, struct profile *p, const char *id,
+    size_t idlen)
+{
+	size_t i;
+	char *v;
+
+	memset(p, 0, sizeof *p);
+	if (r->creator_col && (v = field_of(r, r->creator_col, id, idlen))) {
+		struct rec_buf n = {0};
+		rec_norm(&n, v, strlen(v));
+		p->creator = n.data;
+		free(v);
+	}
+	for (i = 0; i < r->tag_cols.n; i++) {
+		v = field_of(r, r->tag_cols.v[i], id, idlen);
+		add_tags(&p->tags, v);
+		free(v);
+	}
+}
+
+static void
+profile_free(struct profile *p)
+{
+	free(p->creator);
+	rec_hash_free(&p->tags);
+}
+
+/* A taste: creators and tags of several items, with counts. */
+struct taste {
+	struct rec_hash creators, tags;
+	size_t items;
+};
+
+static void
+taste_add(struct rec_ranker *r, struct taste *t, const char *id,
+    size_t idlen)
+{
+	struct profile p;
+	size_t i;
+
+	profile_of(r, &p, id, idlen);
+	if (p.creator)
+		rec_hash_put(&t->creators, p.creator, strlen(p.creator), NULL);
+	for (i = 0; i < p.tags.n; i++)
+		rec_hash_put(&t->tags, p.tags.key[i], p.tags.keylen[i], NULL);
+	t->items++;
+	profile_free(&p);
+}
+
+static void
+taste_free(struct taste *t)
+{
+	rec_hash_free(&t->creators);
+	rec_hash_free(&t->tags);
+}
+
+/* 0..1: half for a shared creator, half for the share of the item's
+ * tags the taste holds; *creator and *shared say which */
+static double
+affinity(struct rec_ranker *r, const struct taste *t, const char *id,
+    size_t idlen, int *creator, size_t *shared)
+{
+	struct profile p;
+	double a = 0;
+	size_t i, n = 0;
+
+	profile_of(r, &p, id, idlen);
+	*creator = p.creator && rec_hash_get(&t->creators, p.creator,
+	    strlen(p.creator)) != (size_t)-1;
+	for (i = 0; i < p.tags.n; i++)
+		n += rec_hash_get(&t->tags, p.tags.key[i], p.tags.keylen[i]) !=
+		    (size_t)-1;
+	a = 0.5 * *creator + (p.tags.n ? 0.5 * (double)n / p.tags.n : 0);
+	*shared = n;
+	profile_free(&p);
+	return a;
+}
+
+/* the user's items into seen, their taste into t (either NULL) */
+static void
+history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
+    struct taste *t)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT item FROM interactions WHERE "
+	    "user = ?", -1, &st, NULL))
+		rec_sqlite_die(r->db, "interactions");
+	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *it = (const char *)sqlite3_column_text(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		if (seen)
+			rec_hash_put(seen, it, len, NULL);
+		if (t)
+			taste_add(r, t, it, len);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (!n)
+		rec_die("user '%s' has no history in the catalog", user);
+}
+
+static void
+add_why(struct rec_cand *c, const char *fmt, const char *a)
+{
+	struct rec_buf b = {0};
+
+	if (c->why)
+		rec_buf_printf(&b, "%s; ", c->why);
+	rec_buf_printf(&b, fmt, a);
+	free(c->why);
+	c->why = b.data;
+}
+
+/* The record jq sees: the first record, its score now, and "item" with
+ * every catalog column when there is a catalog. */
+static void
+jq_view(struct rec_ranker *r, const struct rec_cand *c, msgpack_object *obj)
+{
+	static const char *const drop[] = { "score", "item", NULL };
+	const struct rec_pool *p = r->pool;
+	struct rec_buf *out = &r->view;
+	msgpack_packer pk;
+	msgpack_object first;
+	size_t off = 0;
+	int i, n;
+
+	rec_pool_get(p, p->first[c->uid], &r->zone, &first);
+	rec_buf_reset(out);
+	msgpack_packer_init(&pk, out, rec_buf_msgpack_write);
+	if (r->db && !r->all && sqlite3_prepare_v2(r->db, "SELECT * FROM "
+	    "items WHERE id = ?", -1, &r->all, NULL))
+		rec_sqlite_die(r->db, "items");
+	if (r->all) {
+		sqlite3_reset(r->all);
+		sqlite3_bind_text(r->all, 1, p->ids.key[c->uid],
+		    (int)p->ids.keylen[c->uid], SQLITE_STATIC);
+	}
+	rec_pack_map_except(&pk, &first, drop, 2);
+	msgpack_pack_str_with_body(&pk, "score", 5);
+	msgpack_pack_double(&pk, c->r.score);
+	msgpack_pack_str_with_body(&pk, "item", 4);
+	if (r->all && sqlite3_step(r->all) == SQLITE_ROW) {
+		n = sqlite3_column_count(r->all);
+		msgpack_pack_map(&pk, (uint32_t)n);
+		for (i = 0; i < n; i++) {
+			const char *name = sqlite3_column_name(r->all, i);
+			msgpack_pack_str_with_body(&pk, name, strlen(name));
+			switch (sqlite3_column_type(r->all, i)) {
+			case SQLITE_NULL: msgpack_pack_nil(&pk); break;
+			case SQLITE_INTEGER:
+				msgpack_pack_int64(&pk,
+				    sqlite3_column_int64(r->all, i));
+				break;
+			case SQLITE_FLOAT:
+				msgpack_pack_double(&pk,
+				    sqlite3_column_double(r->all, i));
+				break;
+			default: {
+				const char *t = (const char *)
+				    sqlite3_column_text(r->all, i);
+				size_t len = (size_t)
+				    sqlite3_column_bytes(r->all, i);
+				struct rec_buf tmp = {0}, err = {0};
+				if (t[0] == '[' && !rec_json_to_msgpack(t, len,
+				    &tmp, NULL, &err))
+					rec_buf_add(out, tmp.data, tmp.len);
+				else
+					msgpack_pack_str_with_body(&pk, t, len);
+				rec_buf_free(&tmp);
+				rec_buf_free(&err);
+			}
+			}
+		}
+	} else {
+		const msgpack_object *it = rec_map_get(&first, "item");
+		if (it)
+			msgpack_pack_object(&pk, *it);
+		else
+			msgpack_pack_map(&pk, 0);
+	}
+	msgpack_zone_clear(&r->zone);
+	msgpack_unpack(out->data, out->len, &off, &r->zone, obj);
+}
+
+/* libjq keeps the failed run's state until teardown: free it first */
+static void __attribute__((noreturn))
+jq_die(struct rec_ranker *r, const char *opt)
+{
+	rec_jq_free(r->o.by);
+	rec_jq_free(r->o.where);
+	rec_die("%s: %s", opt, r->err.data);
+}
+
+struct rec_ranker *
+rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
+{
+	struct rec_ranker *r = xcalloc(1, sizeof *r);
+	sqlite3_stmt *st;
+
+	r->o = *o;
+	r->db = db;
+	if (db) {
+		r->creator_col = rec_catalog_role(db, "creator");
+		r->pop_col = rec_catalog_role(db, "popularity");
+		if (sqlite3_prepare_v2(db, "SELECT name FROM columns WHERE "
+		    "role IN ('tags', 'category') ORDER BY position", -1, &st,
+		    NULL) == SQLITE_OK) {
+			while (sqlite3_step(st) == SQLITE_ROW)
+				rec_strs_push(&r->tag_cols, (const char *)
+				    sqlite3_column_text(st, 0),
+				    (size_t)sqlite3_column_bytes(st, 0));
+			sqlite3_finalize(st);
+		}
+	}
+	if (o->unique)
+		unique_prepare(r, o->unique);
+	if (o->novelty > 0 && !r->pop_col)
+		rec_die("--novelty: the catalog has no popularity column");
+	return r;
+}
+
+void
+rec_ranker_free(struct rec_ranker *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->field);
+	sqlite3_finalize(r->unique);
+	sqlite3_finalize(r->all);
+	free(r->field_name);
+	free(r->creator_col);
+	free(r->pop_col);
+	rec_strs_free(&r->tag_cols);
+	rec_jq_free(r->o.by);
+	rec_jq_free(r->o.where);
+	rec_buf_free(&r->view);
+	rec_buf_free(&r->err);
+	free(r);
+}
+
+/* with a fusion: which streams ranked each item, and where */
+static void
+provenance(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	const struct rec_pool *p = r->pool;
+	struct rec_hash srcs = {0};
+	size_t *rank = xcalloc(p->n + 1, sizeof *rank);
+	size_t *cnt = xcalloc(p->n + 1, sizeof *cnt);
+	char **label = xcalloc(p->n + 1, sizeof *label);
+	msgpack_object o;
+	size_t i, j;
+
+	for (j = 0; j < p->n; j++) {
+		const msgpack_object *s;
+		size_t k;
+		rec_pool_get(p, j, &r->zone, &o);
+		s = rec_map_get(&o, "src");
+		k = s && s->type == MSGPACK_OBJECT_STR ?
+		    rec_hash_put(&srcs, s->via.str.ptr, s->via.str.size,
+		    NULL) : rec_hash_put(&srcs, "?", 1, NULL);
+		rank[j] = ++cnt[k];
+		label[j] = srcs.key[k];
+	}
+	for (i = 0; i < n; i++) {
+		struct rec_buf b = {0};
+		for (j = p->first[c[i].uid]; j != (size_t)-1; j = p->next[j])
+			rec_buf_printf(&b, "%s%s #%zu", b.len ? ", " : "",
+			    label[j], rank[j]);
+		add_why(&c[i], "ranked by %s", b.data);
+		rec_buf_free(&b);
+	}
+	free(rank);
+	free(cnt);
+	free(label);
+	rec_hash_free(&srcs);
+}
+
+/* removals: unwanted, seen, --where; returns the count left */
+static size_t
+removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	const struct rec_pool *p = r->pool;
+	struct rec_hash seen = {0}, unw = {0};
+	size_t i, j;
+
+	for (i = 0; i < r->o.unwanted.n; i++)
+		rec_hash_put(&unw, r->o.unwanted.v[i],
+		    strlen(r->o.unwanted.v[i]), NULL);
+	if (r->o.seen_user)
+		history(r, r->o.seen_user, &seen, NULL);
+	for (i = j = 0; i < n; i++) {
+		const char *id = p->ids.key[c[i].uid];
+		size_t len = p->ids.keylen[c[i].uid];
+		int keep = rec_hash_get(&unw, id, len) == (size_t)-1 &&
+		    rec_hash_get(&seen, id, len) == (size_t)-1;
+		if (keep && r->o.where) {
+			msgpack_object o;
+			jq_view(r, &c[i], &o);
+			if (!rec_jq_truth(r->o.where, &o, &keep, &r->err))
+				jq_die(r, "--where");
+		}
+		if (keep)
+			c[j++] = c[i];
+		else
+			free(c[i].why);
+	}
+	rec_hash_free(&seen);
+	rec_hash_free(&unw);
+	return j;
+}
+
+/* --novelty: (1 - novelty) of the boosted score (back to 0..1) plus
+ * novelty times the share of items more popular than this one */
+static void
+novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
+{
+	const struct rec_pool *p = r->pool;
+	sqlite3_stmt *cnt, *tot;
+	struct rec_buf sql = {0};
+	double total, nov = r->o.novelty;
+	size_t i;
+
+	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" < ?",
+	    r->pop_col);
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &cnt, NULL) ||
+	    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &tot,
+	    NULL) || sqlite3_step(tot) != SQLITE_ROW)
+		rec_sqlite_die(r->db, "popularity");
+	total = (double)sqlite3_column_int64(tot, 0);
+	sqlite3_finalize(tot);
+	for (i = 0; i < n; i++) {
+		char *pv = field_of(r, r->pop_col, p->ids.key[c[i].uid],
+		    p->ids.keylen[c[i].uid]);
+		double pct = 0.5;	/* unknown: middling */
+		if (pv) {
+			sqlite3_reset(cnt);
+			sqlite3_bind_double(cnt, 1, atof(pv));
+			if (sqlite3_step(cnt) == SQLITE_ROW && total > 0)
+				pct = sqlite3_column_int64(cnt, 0) / total;
+			free(pv);
+		}
+		c[i].r.score = (1 - nov) * c[i].r.score / scale +
+		    nov * (1 - pct);
+		if (pct < 0.5)
+			add_why(&c[i], "%s", "less known");
+	}
+	sqlite3_finalize(cnt);
+	rec_buf_free(&sql);
+}
+
+/* w times c's affinity to the taste t, and why: a shared creator, else
+ * shared tags */
+static double
+boost(struct rec_ranker *r, const struct taste *t, double w,
+    struct rec_cand *c, const char *creator, const char *tags)
+{
+	const struct rec_pool *p = r->pool;
+	size_t sh;
+	int cr;
+	double a = affinity(r, t, p->ids.key[c->uid], p->ids.keylen[c->uid],
+	    &cr, &sh);
+
+	if (cr)
+		add_why(c, "%s", creator);
+	else if (sh)
+		add_why(c, "%s", tags);
+	return w * a;
+}
+
+/* boosts work on scores scaled to 0..1 */
+static void
+boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	const struct rec_rank_opts *o = &r->o;
+	double lo = INFINITY, hi = -INFINITY;
+	struct taste ut, lt;
+	size_t i;
+
+	memset(&ut, 0, sizeof ut);
+	memset(&lt, 0, sizeof lt);
+	if (o->user)
+		history(r, o->user, NULL, &ut);
+	for (i = 0; i < o->like.n; i++)
+		taste_add(r, &lt, o->like.v[i], strlen(o->like.v[i]));
+	for (i = 0; i < n; i++) {
+		if (c[i].r.score < lo)
+			lo = c[i].r.score;
+		if (c[i].r.score > hi)
+			hi = c[i].r.score;
+	}
+	for (i = 0; i < n; i++) {
+		double s = hi > lo ? (c[i].r.score - lo) / (hi - lo) : 1;
+		if (o->user)
+			s += boost(r, &ut, o->personal, &c[i],
+			    "by a creator in your history",
+			    "shares tags with your history");
+		if (o->like.n)
+			s += boost(r, &lt, o->like_weight, &c[i],
+			    "same creator as one you like",
+			    "shares tags with ones you like");
+		c[i].r.score = s;
+	}
+	if (o->novelty > 0)
+		novelty(r, c, n, 1 + (o->user ? o->personal : 0) +
+		    (o->like.n ? o->like_weight : 0));
+	taste_free(&ut);
+	taste_free(&lt);
+}
+
+/* --unique: the same song twice (two releases, two sources): the
+ * better placed stays */
+static size_t
+unique(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	char **key = unique_keys(r, c, n);
+	struct rec_hash h = {0};
+	size_t i, j;
+
+	for (i = j = 0; i < n; i++) {
+		int added = 1;
+		if (key[i])
+			rec_hash_put(&h, key[i], strlen(key[i]), &added);
+		if (added)
+			c[j++] = c[i];
+		else
+			free(c[i].why);
+		free(key[i]);
+	}
+	free(key);
+	rec_hash_free(&h);
+	return j;
+}
+
+/* --diversify: at most per candidates for each value of the field */
+static size_t
+diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	const struct rec_pool *p = r->pool;
+	char **key = xcalloc(n + 1, sizeof *key);
+	size_t i, m;
+
+	for (i = 0; i < n; i++) {
+		char *v = field_of(r, r->o.diversify, p->ids.key[c[i].uid],
+		    p->ids.keylen[c[i].uid]);
+		if (v) {
+			struct rec_buf b = {0};
+			rec_norm(&b, v, strlen(v));
+			key[i] = b.data ? b.data : xstrdup("");
+			free(v);
+		}
+	}
+	m = rec_rank_cap(c, n, key, r->o.per);
+	for (i = 0; i < n; i++)
+		free(key[i]);
+	free(key);
+	return m;
+}
+
+/* --mmr over the vectors of --space, for the first k */
+static void
+mmr(struct rec_ranker *r, struct rec_cand *c, size_t n, size_t k)
+{
+	const struct rec_pool *p = r->pool;
+	int dim = rec_catalog_space(r->db, r->o.space);
+	float **vec, *store;
+	size_t i;
+
+	if (!dim)
+		rec_die("no vector space '%s' in the catalog (add one with "
+		    "rec-import vectors)", r->o.space);
+	store = xcalloc(n * (size_t)dim + 1, sizeof *store);
+	vec = xcalloc(n + 1, sizeof *vec);
+	for (i = 0; i < n; i++)
+		if (rec_catalog_vector(r->db, r->o.space, p->ids.key[c[i].uid],
+		    p->ids.keylen[c[i].uid], store + i * (size_t)dim, dim))
+			vec[i] = store + i * (size_t)dim;
+	rec_rank_mmr(c, n, (const float *const *)vec, (size_t)dim, r->o.mmr,
+	    k);
+	free(vec);
+	free(store);
+}
+
+size_t
+rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
+    struct rec_cand **out)
+{
+	const struct rec_rank_opts *o = &r->o;
+	struct rec_cand *c;
+	size_t n, i;
+
+	r->pool = p;
+	msgpack_zone_init(&r->zone, 4096);
+	n = rec_fuse(p, &o->fuse, &c);
+	if (o->fuse.mode != REC_FUSE_BEST)
+		provenance(r, c, n);
+	n = removals(r, c, n);
+	if (o->by)
+		for (i = 0; i < n; i++) {
+			msgpack_object obj;
+			jq_view(r, &c[i], &obj);
+			if (!rec_jq_number(o->by, &obj, &c[i].r.score, &r->err))
+				jq_die(r, "--by");
+		}
+	if ((o->user || o->like.n || o->novelty > 0) && n)
+		boosts(r, c, n);
+	rec_rank_sort(c, n);
+	if (o->unique)
+		n = unique(r, c, n);
+	if (o->diversify)
+		n = diversify(r, c, n);
+	if (o->mmr >= 0)
+		mmr(r, c, n, o->limit < n ? o->limit : n);
+	for (i = o->limit; i < n; i++)
+		free(c[i].why);
+	if (n > o->limit)
+		n = o->limit;
+	msgpack_zone_destroy(&r->zone);
+	r->pool = NULL;
+	*out = c;
+	return n;
 }

@@ -1,11 +1,14 @@
 /*
- * retrieve.h: the retrievers and the ranker: BM25, dense vectors, semantic IDs,
- * collaborative filtering, the text encoder, fusion and reranking
+ * retrieve.h: the retrievers and the ranker: BM25, dense vectors (and the
+ * space file), semantic IDs, collaborative filtering, the text encoder,
+ * fusion and reranking (the ranker of rec-rank)
  *
  * Ownership is stated once, in core.h, for every rec header.
  */
 #ifndef REC_RETRIEVE_H
 #define REC_RETRIEVE_H
+
+#include <sys/stat.h>
 
 #include "stream.h"
 #include "catalog.h"
@@ -49,11 +52,6 @@ struct rec_bm25 {
 	struct rec_hash *idhash;	/* built by rec_bm25_doc */
 };
 
-struct rec_bm25_hit {
-	uint32_t doc;
-	double score;
-};
-
 /* 0, or -1 with a message in err */
 int rec_bm25_open(struct rec_bm25 *x, const char *path, struct rec_buf *err);
 void rec_bm25_close(struct rec_bm25 *x);
@@ -67,18 +65,49 @@ long rec_bm25_term(const struct rec_bm25 *x, int f, const char *t,
 long rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
     size_t n);
 /* Top k documents for the terms (indexes; repeats count again) in
- * field f, best first, ties to the lower document: disjunctive (any
- * term) or conjunctive (all); exhaustive or with MaxScore pruning,
- * which gives the same list.  Returns how many; out has room for k. */
+ * field f, best first, ties to the lower document (out[i].index):
+ * disjunctive (any term) or conjunctive (all); exhaustive or with
+ * MaxScore pruning, which gives the same list.  Returns how many; out
+ * has room for k. */
 size_t rec_bm25_search(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, int conjunctive, double k1, double b, size_t k,
-    int exhaustive, struct rec_bm25_hit *out);
+    int exhaustive, struct rec_scored *out);
 /* the score of one document (0 when no term matches) */
 double rec_bm25_score_doc(const struct rec_bm25 *x, int f, const long *terms,
     size_t nterms, double k1, double b, uint32_t doc);
 /* the document with this id, or -1 (binary search needs sorted ids, so
  * this builds a hash on first use) */
 long rec_bm25_doc(struct rec_bm25 *x, const char *id, size_t n);
+
+/* space.c: a vector space of the catalog as a file beside it,
+ * CATALOG.dense.SPACE (rec-dense --index), memory-mapped by queries
+ * while the catalog keeps the size and mtime it was written for; or the
+ * same arrays read from the catalog.  Ids ascend (strcmp order). */
+struct rec_space {
+	float *m;		/* n x dim */
+	char *chars;		/* the ids, each ended by a NUL */
+	uint64_t *off;		/* [n]: id i is chars + off[i] */
+	size_t n;
+	void *map;		/* the mapped file, or NULL: read, owned */
+	size_t mapsz;
+};
+/* the file of space beside cat (caller frees), or NULL when the space's
+ * name cannot be a file name (letters, digits, _ . - only) */
+char *rec_space_path(const char *cat, const char *space);
+/* reads the vectors of space that have dim floats (dies on SQL errors) */
+void rec_space_read(sqlite3 *db, const char *space, int dim,
+    struct rec_space *sp);
+/* maps the file of space when it is there, of dimension dim, whole, and
+ * written for cat as it is now: 0, or -1 (sp empty: read it instead) */
+int rec_space_map(const char *cat, const char *space, int dim,
+    struct rec_space *sp);
+/* writes sp as the file path, whole or not at all, stamped with the
+ * catalog's size and mtime from cat: 0, or -1 with errno */
+int rec_space_write(const struct rec_space *sp, int dim, const char *path,
+    const struct stat *cat);
+/* the row of id, or (size_t)-1 (binary search) */
+size_t rec_space_row(const struct rec_space *sp, const char *id);
+void rec_space_free(struct rec_space *sp);
 
 /* jq.c: jq expressions over records (libjq), for rec-rank --by and
  * --where.  A record is converted to jv with its "item" fields. */
@@ -96,9 +125,9 @@ int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
 /* rank.c: fusion and the final ordering (rec-rank).  A candidate is a
  * distinct id of a pool. */
 struct rec_cand {
+	struct rec_scored r;	/* its score, and its first record in the
+				 * pool (ties go to the earlier) */
 	size_t uid;		/* the id's index in the pool */
-	size_t order;		/* first appearance in the pool: ties */
-	double score;
 	char *why;		/* what this stage did to it, or NULL */
 };
 
@@ -121,8 +150,9 @@ size_t rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
     struct rec_cand **out);
 /* sorts by score, best first; ties keep pool order */
 void rec_rank_sort(struct rec_cand *c, size_t n);
-/* keeps at most per candidates for each key (NULL keys are free), in
- * order; returns the new count */
+/* keeps at most per candidates for each key (key[i] is c[i]'s as
+ * given; NULL keys are free), in order, compacting c in place and
+ * freeing the why of those dropped; returns the new count */
 size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
     size_t per);
 /* reorders the first k by maximal marginal relevance: lambda times the
@@ -130,6 +160,47 @@ size_t rec_rank_cap(struct rec_cand *c, size_t n, char *const *key,
  * already chosen; vec[i] (dim floats, or NULL) belongs to c[i] */
 void rec_rank_mmr(struct rec_cand *c, size_t n, const float *const *vec,
     size_t dim, double lambda, size_t k);
+
+/* The ranker of rec-rank, stage by stage: fusion (with a fusion mode,
+ * why says where each stream ranked an item); removals (unwanted, the
+ * seen user's history, where); by; boosts on scores scaled to 0..1
+ * (user, like, novelty); the sort; one record per song (unique);
+ * per-value caps (diversify); MMR over space for the first limit; the
+ * cut to limit. */
+struct rec_rank_opts {
+	struct rec_fuse_opts fuse;
+	const char *user;	/* favour what this user's history favours */
+	double personal;	/* by this much (0.3) */
+	const char *seen_user;	/* drop what this user already has */
+	struct rec_strs like;	/* favour items like these */
+	double like_weight;	/* by this much (0.3) */
+	struct rec_strs unwanted;	/* drop these ids */
+	double novelty;		/* 0..1: trade relevance for the less known */
+	const char *unique;	/* FIELD,...: the best of each such song */
+	const char *diversify;	/* FIELD: at most per items per value */
+	size_t per;		/* (1) */
+	double mmr;		/* lambda of MMR over space; < 0: none */
+	const char *space;
+	struct rec_jq *by;	/* the score from a jq expression */
+	struct rec_jq *where;	/* keep the records it holds true for */
+	size_t limit;		/* at most this many; (size_t)-1: all */
+};
+struct rec_ranker;
+/* A ranker with the options o (copied; the lists are borrowed, by and
+ * where taken: the ranker frees them) over the catalog db (borrowed;
+ * NULL when no option needs one: user, seen_user, like, novelty,
+ * unique, diversify and space do).  Reads the catalog's roles and
+ * prepares unique's statement before any input is read, so that a
+ * field the catalog lacks is a usage error at once; dies when novelty
+ * finds no popularity column. */
+struct rec_ranker *rec_ranker_new(const struct rec_rank_opts *o,
+    sqlite3 *db);
+/* Ranks the pool p: returns how many candidates are left, at most
+ * limit, best first, in *out (allocated; the caller frees each why and
+ * the array).  Dies on a jq error or a user without history. */
+size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
+    struct rec_cand **out);
+void rec_ranker_free(struct rec_ranker *r);
 
 /* semid.c: residual vector quantisation, for semantic IDs */
 struct rec_rvq_level {
@@ -232,17 +303,14 @@ void rec_textenc_free(struct rec_textenc *e);
 
 /* dense.c: exact top-k by inner product or cosine over a row-major
  * matrix (n x dim floats), close to memory bandwidth; and an IVF index
- * (k-means lists, nprobe of them searched) for large spaces. */
-struct rec_dense_hit {
-	uint32_t row;
-	float score;
-};
+ * (k-means lists, nprobe of them searched) for large spaces.  A hit's
+ * index is its row; its score a float's value. */
 /* scores every row (rows with allow[row] == 0 are skipped when allow is
  * given); norms: 1/|row| per row for cosine, or NULL for inner product;
  * best k into out, best first, ties to the lower row; returns how many */
 size_t rec_dense_topk(const float *m, size_t n, size_t dim, const float *q,
     const float *invnorm, const unsigned char *allow, size_t k,
-    struct rec_dense_hit *out);
+    struct rec_scored *out);
 
 struct rec_ivf {
 	size_t nlist, dim;
@@ -258,7 +326,7 @@ void rec_ivf_build(struct rec_ivf *ix, const float *m, size_t n, size_t dim,
  * of the rows in list order */
 size_t rec_ivf_search(const struct rec_ivf *ix, const float *q,
     const float *invnorm, size_t nprobe, size_t k,
-    struct rec_dense_hit *out);
+    struct rec_scored *out);
 void rec_ivf_free(struct rec_ivf *ix);
 
 /* textenc.c: an encoder rec-train text wrote into the catalog as space: e holds

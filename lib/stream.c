@@ -601,6 +601,30 @@ key_is(const msgpack_object *k, const char *s)
 }
 
 void
+rec_pack_why(msgpack_packer *pk, const msgpack_object *old, const char *why)
+{
+	uint32_t i, n;
+
+	if (!why && !old)
+		return;
+	msgpack_pack_str_with_body(pk, "why", 3);
+	if (!old)
+		msgpack_pack_str_with_body(pk, why, strlen(why));
+	else if (!why)
+		msgpack_pack_object(pk, *old);
+	else {
+		n = old->type == MSGPACK_OBJECT_ARRAY ? old->via.array.size : 1;
+		msgpack_pack_array(pk, n + 1);
+		if (old->type == MSGPACK_OBJECT_ARRAY)
+			for (i = 0; i < n; i++)
+				msgpack_pack_object(pk, old->via.array.ptr[i]);
+		else
+			msgpack_pack_object(pk, *old);
+		msgpack_pack_str_with_body(pk, why, strlen(why));
+	}
+}
+
+void
 rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
     const char *id, size_t idlen, double score, const char *src,
     const char *why)
@@ -609,7 +633,7 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 	    "why", NULL };
 	const msgpack_object *old = NULL, *oldwhy = NULL, *osrc = NULL;
 	const msgpack_object *oscore = NULL;
-	uint32_t i, kept = 0, nold = 0, nwhy = 0;
+	uint32_t i, kept = 0, nold = 0;
 	int carry = 0;	/* the record's own src: score joins scores */
 	size_t j;
 
@@ -641,9 +665,6 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 			    osrc->via.str.ptr, osrc->via.str.size))
 				carry = 0;	/* already there */
 	}
-	if (oldwhy)
-		nwhy = oldwhy->type == MSGPACK_OBJECT_ARRAY ?
-		    oldwhy->via.array.size : 1;
 	msgpack_pack_map(pk, kept + 4 + (why || oldwhy ? 1 : 0));
 	msgpack_pack_str_with_body(pk, "id", 2);
 	msgpack_pack_str_with_body(pk, id, idlen);
@@ -664,23 +685,7 @@ rec_pack_scored(msgpack_packer *pk, const msgpack_object *orig,
 	}
 	msgpack_pack_str_with_body(pk, src, strlen(src));
 	msgpack_pack_double(pk, score);
-	if (why || oldwhy) {
-		msgpack_pack_str_with_body(pk, "why", 3);
-		if (!oldwhy)
-			msgpack_pack_str_with_body(pk, why, strlen(why));
-		else if (!why)
-			msgpack_pack_object(pk, *oldwhy);
-		else {
-			msgpack_pack_array(pk, nwhy + 1);
-			if (oldwhy->type == MSGPACK_OBJECT_ARRAY)
-				for (i = 0; i < nwhy; i++)
-					msgpack_pack_object(pk,
-					    oldwhy->via.array.ptr[i]);
-			else
-				msgpack_pack_object(pk, *oldwhy);
-			msgpack_pack_str_with_body(pk, why, strlen(why));
-		}
-	}
+	rec_pack_why(pk, oldwhy, why);
 	for (i = 0; orig && i < orig->via.map.size; i++) {
 		for (j = 0; mine[j]; j++)
 			if (key_is(&orig->via.map.ptr[i].key, mine[j]))

@@ -86,6 +86,11 @@ void rec_write_all(int fd, const char *p, size_t n);
 void rec_pack_map_except(msgpack_packer *pk, const msgpack_object *map,
     const char *const *drop, size_t nextra);
 
+/* Packs "why" and its value: the reasons old gave (a string or a list;
+ * NULL: none), then why (NULL: none); nothing when both are NULL */
+void rec_pack_why(msgpack_packer *pk, const msgpack_object *old,
+    const char *why);
+
 /* Packs a record scored by stage src: id, score, src, "scores" (the
  * earlier stages' scores kept, src's set), "why" (the new reason added
  * to the earlier ones; NULL adds none), then every other key of orig
@@ -123,6 +128,14 @@ void rec_pool_free(struct rec_pool *p);
 size_t rec_write_scored(struct rec_writer *w, const struct rec_pool *pool,
     const char *id, size_t idlen, double score, const char *src,
     const char *why, size_t room);
+/* Writes distinct id uid of the pool as one record of stage src (after
+ * fusion, say): the keys of its first record, then id, score and src;
+ * "scores" with every other stage's score found in any record of the
+ * id (under "scores", or as its src and score; the first of each name)
+ * and src's; "why" with the first record's reasons and why (NULL adds
+ * none). */
+void rec_write_fused(struct rec_writer *w, const struct rec_pool *pool,
+    size_t uid, double score, const char *src, const char *why);
 /* unpacks record i into obj, using zone */
 void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
     msgpack_object *obj);

@@ -77,9 +77,7 @@ grams(const char *w, size_t n, uint32_t *out, size_t max)
 /* ---- training ---- */
 
 struct collect {
-	struct rec_hash *vocab;
-	uint32_t *df;
-	size_t *cap;
+	struct rec_hash *vocab;	/* adding: a document frequency per word */
 	uint32_t *row;		/* token ids of the current document */
 	size_t nrow, caprow;
 	int adding;
@@ -90,17 +88,10 @@ collect_token(const char *w, size_t n, void *ctx)
 {
 	struct collect *c = ctx;
 	size_t t, i;
-	int added;
 
-	if (c->adding) {
-		t = rec_hash_put(c->vocab, w, n, &added);
-		if (added && c->vocab->n > *c->cap) {
-			*c->cap = *c->cap ? *c->cap * 2 : 1024;
-			c->df = xrealloc(c->df, *c->cap * sizeof *c->df);
-		}
-		if (added)
-			c->df[t] = 0;
-	} else if ((t = rec_hash_get(c->vocab, w, n)) == (size_t)-1)
+	if (c->adding)
+		t = rec_hash_put(c->vocab, w, n, NULL);
+	else if ((t = rec_hash_get(c->vocab, w, n)) == (size_t)-1)
 		return;
 	for (i = 0; i < c->nrow; i++)
 		if (c->row[i] == t)
@@ -236,11 +227,12 @@ void
 rec_textenc_train(struct rec_textenc *e, const char *const *docs,
     size_t ndocs, size_t dim, uint64_t seed, int progress)
 {
-	struct rec_hash all = {0};
+	struct rec_hash all = { .vsize = sizeof(uint32_t) };
 	struct collect c = {0};
 	struct rec_buf norm = {0};
 	uint32_t *row = NULL, *col = NULL;
-	size_t n = 0, cap = 0, capdf = 0, i, j, v, k, it;
+	size_t n = 0, cap = 0, i, j, v, k, it;
+	uint32_t *df;
 	struct rec_csr dw, wd, M;
 	float *val;
 	double *ctx, total = 0, ctxsum = 0, *Om, *Y, *Z, *BBt, *E, *ev;
@@ -249,22 +241,23 @@ rec_textenc_train(struct rec_textenc *e, const char *const *docs,
 	memset(e, 0, sizeof *e);
 	/* the words of each document, and their document frequencies */
 	c.vocab = &all;
-	c.cap = &capdf;
 	c.adding = 1;
 	for (i = 0; i < ndocs; i++) {
 		c.nrow = 0;
 		tokens(docs[i], &norm, collect_token, &c);
+		df = all.val;
 		for (j = 0; j < c.nrow; j++)
-			c.df[c.row[j]]++;
+			df[c.row[j]]++;
 	}
+	df = all.val;
 	e->ndocs = ndocs;
 	/* the vocabulary: words in two documents or more */
 	for (i = 0; i < all.n; i++) {
-		if (c.df[i] >= 2) {
+		if (df[i] >= 2) {
 			rec_hash_put(&e->words, all.key[i], all.keylen[i], NULL);
 			e->idf = xrealloc(e->idf, e->words.n * sizeof *e->idf);
 			e->idf[e->words.n - 1] = (float)log((double)(ndocs + 1) /
-			    c.df[i]);
+			    df[i]);
 		}
 	}
 	v = e->words.n;
@@ -444,7 +437,6 @@ vectors:
 				e->gvec[j * e->dim + a] /= (float)gn[j];
 		free(gn);
 	}
-	free(c.df);
 	free(c.row);
 	free(row);
 	free(col);

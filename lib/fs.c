@@ -1,0 +1,167 @@
+/*
+ * fs.c: files replaced whole or not at all.  The new contents go to a
+ * temporary file beside the old one (the same directory, so rename(2)
+ * is atomic), which takes the old one's name only once everything was
+ * written.  A temporary file is removed when anything fails, and at
+ * exit (rec_die included) if it was neither committed nor aborted, so a
+ * failure never leaves a half-written file under either name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+
+/* the temporary files that exist now, for the exit and signal paths */
+static struct rec_atomic *live;
+
+static void
+forget(struct rec_atomic *a)
+{
+	struct rec_atomic **p;
+
+	for (p = &live; *p; p = &(*p)->next)
+		if (*p == a) {
+			*p = a->next;
+			break;
+		}
+	a->next = NULL;
+}
+
+/* a forked child that exits leaves its parent's files alone */
+static void
+remove_live(void)
+{
+	struct rec_atomic *a;
+	pid_t me = getpid();
+
+	for (a = live; a; a = a->next)
+		if (a->pid == me)
+			unlink(a->tmp);
+}
+
+static void
+on_signal(int sig)
+{
+	remove_live();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+rec_atomic_catch_signals(void)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+}
+
+int
+rec_atomic_open(struct rec_atomic *a, const char *path, mode_t mode)
+{
+	static int registered;
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path + 1) : 0, len, i;
+
+	memset(a, 0, sizeof *a);
+	a->fd = -1;
+	a->path = path;
+	a->pid = getpid();
+	for (i = 0; i < 100; i++) {
+		/* DIR/.NAME.tmpPID, then .NAME.tmpPID.1, ... if taken */
+		len = snprintf(a->tmp, sizeof a->tmp, i ? "%.*s.%s.tmp%ld.%d" :
+		    "%.*s.%s.tmp%ld", dir, path, path + dir, (long)a->pid, i);
+		if (len < 0 || (size_t)len >= sizeof a->tmp) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		a->fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    mode);
+		if (a->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (a->fd < 0)
+		return -1;
+	if (!registered) {
+		atexit(remove_live);
+		registered = 1;
+	}
+	a->next = live;
+	live = a;
+	return 0;
+}
+
+int
+rec_atomic_write(struct rec_atomic *a, const void *p, size_t n)
+{
+	const char *s = p;
+	ssize_t k;
+
+	while (n) {
+		k = write(a->fd, s, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k) {	/* no error, no progress: say why */
+			errno = ENOSPC;
+			return -1;
+		}
+		s += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int
+rec_atomic_commit(struct rec_atomic *a)
+{
+	int fd = a->fd;
+
+	if (fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	a->fd = -1;
+	if (close(fd) < 0 || rename(a->tmp, a->path) < 0) {
+		int e = errno;
+		unlink(a->tmp);
+		forget(a);
+		errno = e;
+		return -1;
+	}
+	forget(a);
+	return 0;
+}
+
+void
+rec_atomic_abort(struct rec_atomic *a)
+{
+	int e = errno;
+
+	if (a->fd >= 0) {
+		close(a->fd);
+		a->fd = -1;
+		unlink(a->tmp);
+		forget(a);
+	}
+	errno = e;
+}
+
+int
+rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode)
+{
+	struct rec_atomic a;
+
+	if (rec_atomic_open(&a, path, mode) < 0)
+		return -1;
+	if (rec_atomic_write(&a, p, n) < 0) {
+		rec_atomic_abort(&a);
+		return -1;
+	}
+	return rec_atomic_commit(&a);
+}
