@@ -48,6 +48,10 @@ void rec_version(void) __attribute__((noreturn));
  * range; both are usage errors */
 size_t rec_arg_count(const char *opt, const char *arg);
 double rec_arg_number(const char *opt, const char *arg, double lo, double hi);
+/* a size in bytes from the environment variable name (digits, then K, M
+ * or G for KiB, MiB or GiB), or def when it is unset or empty; anything
+ * else, or a size outside lo..hi, is a usage error */
+size_t rec_env_size(const char *name, size_t def, size_t lo, size_t hi);
 /* for getopt_long's '?' or ':' (optstring starting with ':') */
 void rec_bad_option(char **argv, int c) __attribute__((noreturn));
 
