@@ -13,7 +13,7 @@ override CPPFLAGS += -D_GNU_SOURCE -Ilib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 override CPPFLAGS += $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -ljq -lm
+LDLIBS += $(PKG_LIBS) -ljq -lm -lpthread
 
 # SANITIZE=address,undefined builds into its own directory
 ifdef SANITIZE
