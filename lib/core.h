@@ -112,7 +112,8 @@ int rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
 int rec_json_to_msgpack(const char *s, size_t n, struct rec_buf *out,
     int *compact, struct rec_buf *err);
 /* Appends obj as compact JSON; -1 with a message in err for values
- * JSON cannot hold (binary, extension, non-string keys, bad UTF-8). */
+ * JSON cannot hold (binary, extension, non-string keys, bad UTF-8, NaN
+ * and infinity). */
 int rec_json_write(struct rec_buf *out, const msgpack_object *obj,
     struct rec_buf *err);
 void rec_json_string(struct rec_buf *out, const char *s, size_t n);

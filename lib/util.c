@@ -124,7 +124,8 @@ rec_arg_number(const char *opt, const char *arg, double lo, double hi)
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (*end || !*arg || v < lo || v > hi)
+	/* written so that NaN fails too ("nan" is a number to strtod) */
+	if (*end || !*arg || !(v >= lo && v <= hi))
 		rec_usage_die("%s: not a number from %g to %g: '%s'", opt, lo,
 		    hi, arg);
 	return v;
