@@ -15,7 +15,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 override CPPFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -ljq -lm -lpthread
 
-# SANITIZE=address,undefined builds into its own directory
+# SANITIZE=address,undefined,float-cast-overflow builds into its own directory
 ifdef SANITIZE
 O ?= build/san
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \

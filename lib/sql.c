@@ -422,7 +422,7 @@ rec_sql_explain(sqlite3 *db, struct rec_buf *msg)
 		    "REC_SQL_TIMEOUT (%g s)", timeout_ms / 1000.0);
 		return;
 	case SQLITE_TOOBIG:
-		rec_buf_printf(msg, "query stopped: it made a value longer "
+		rec_buf_printf(msg, "query stopped: a value is longer "
 		    "than REC_SQL_MAX_LENGTH (%zu bytes)", max_length);
 		return;
 	case SQLITE_NOMEM:

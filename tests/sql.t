@@ -82,7 +82,7 @@ test_fail 'a runaway query is stopped' 1 '^rec-sql: query stopped: it ran longer
 # one step that is a costly function call ran past the timeout: 1 s
 # became 40 s with randomblob(100000000) per row of a real catalog
 test_fail 'a value longer than REC_SQL_MAX_LENGTH stops the query' 1 \
-	'^rec-sql: query stopped: it made a value longer than REC_SQL_MAX_LENGTH \(67108864 bytes\)$' \
+	'^rec-sql: query stopped: a value is longer than REC_SQL_MAX_LENGTH \(67108864 bytes\)$' \
 	'timeout 20 rec-sql -w "length(randomblob(100000000)) > 0" < /dev/null'
 test_fail 'REC_SQL_MAX_LENGTH sets it' 1 'longer than REC_SQL_MAX_LENGTH \(1048576 bytes\)' \
 	'REC_SQL_MAX_LENGTH=1M rec-sql -w "length(randomblob(2000000)) > 0" < /dev/null'
