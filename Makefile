@@ -13,9 +13,9 @@ override CPPFLAGS += -D_GNU_SOURCE -Ilib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 override CPPFLAGS += $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -ljq -lm
+LDLIBS += $(PKG_LIBS) -ljq -lm -lpthread
 
-# SANITIZE=address,undefined builds into its own directory
+# SANITIZE=address,undefined,float-cast-overflow builds into its own directory
 ifdef SANITIZE
 O ?= build/san
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
@@ -118,22 +118,31 @@ lint:
 
 FUZZTIME ?= 60
 FUZZCC ?= clang
+# the harnesses make fuzz runs, one after the other (FUZZERS=table runs
+# one); each corpus starts from fuzz/seeds and the kept crash inputs in
+# fuzz/regress, which tests/regress.t also reads
+FUZZERS ?= jsonl msgpack table
+FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow \
+	-fno-sanitize-recover=all -D_GNU_SOURCE -Ilib $(PKG_CFLAGS)
 fuzz:
-	@mkdir -p build/fuzz/corpus-jsonl build/fuzz/corpus-msgpack
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -D_GNU_SOURCE \
-		-Ilib $(PKG_CFLAGS) -o build/fuzz/jsonl fuzz/jsonl.c $(LIBSRC) \
-		$(PKG_LIBS) -ljq -lm
-	$(FUZZCC) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -D_GNU_SOURCE \
-		-Ilib $(PKG_CFLAGS) -o build/fuzz/msgpack fuzz/msgpack.c \
-		$(LIBSRC) $(PKG_LIBS) -ljq -lm
-	cp fuzz/seeds/*.jsonl build/fuzz/corpus-jsonl/
-	cp fuzz/seeds/*.mp fuzz/regress/*.mp build/fuzz/corpus-msgpack/
-	build/fuzz/jsonl -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
-		build/fuzz/corpus-jsonl
-	build/fuzz/msgpack -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
-		build/fuzz/corpus-msgpack
+	@command -v $(FUZZCC) >/dev/null || { echo "make fuzz needs clang" \
+	    "and libFuzzer (Debian: clang libclang-rt-14-dev)" >&2; exit 1; }
+	@for f in $(FUZZERS); do \
+		mkdir -p build/fuzz/corpus-$$f || exit 1; \
+		echo "$(FUZZCC) ... -o build/fuzz/$$f fuzz/$$f.c"; \
+		$(FUZZCC) $(FUZZFLAGS) -o build/fuzz/$$f fuzz/$$f.c $(LIBSRC) \
+		    $(PKG_LIBS) -ljq -lm -lpthread || exit 1; \
+	done
+	@for f in $(FUZZERS); do \
+		case $$f in jsonl) ext=jsonl;; msgpack) ext=mp;; *) ext=$$f;; esac; \
+		for s in fuzz/seeds/*.$$ext fuzz/regress/*.$$ext; do \
+			[ -f "$$s" ] && cp "$$s" build/fuzz/corpus-$$f/; \
+		done; \
+		echo "build/fuzz/$$f -max_total_time=$(FUZZTIME)"; \
+		build/fuzz/$$f -max_total_time=$(FUZZTIME) -rss_limit_mb=2048 \
+		    -close_fd_mask=2 -artifact_prefix=build/fuzz/$$f- \
+		    build/fuzz/corpus-$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build

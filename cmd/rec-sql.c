@@ -3,6 +3,7 @@
  * table, of the pool on standard input or of the whole catalog.
  */
 #include <getopt.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,19 @@ explain_empty(const char *sql, int fuzzy)
 	return fixed.data;
 }
 
+/* Column i as a double, or an error when it is infinite (SQLite has no
+ * NaN): a record may not hold what JSON cannot write. */
+static double
+finite_column(sqlite3_stmt *st, int i, const char *id, int idlen)
+{
+	double d = sqlite3_column_double(st, i);
+
+	if (!isfinite(d))
+		rec_die("column '%s' of '%.*s' is not a finite number",
+		    sqlite3_column_name(st, i), idlen, id);
+	return d;
+}
+
 /* Runs the query; writes records; returns how many. */
 static unsigned long
 run(const char *sql, unsigned long limit, const char *src,
@@ -398,7 +412,7 @@ run(const char *sql, unsigned long limit, const char *src,
 		msgpack_pack_str_with_body(&pk, id, (size_t)n);
 		msgpack_pack_str_with_body(&pk, "score", 5);
 		msgpack_pack_double(&pk, scorecol < 0 ? 1.0 :
-		    sqlite3_column_double(st, scorecol));
+		    finite_column(st, scorecol, id, n));
 		msgpack_pack_str_with_body(&pk, "src", 3);
 		msgpack_pack_str_with_body(&pk, src, strlen(src));
 		if (extra) {
@@ -421,7 +435,7 @@ run(const char *sql, unsigned long limit, const char *src,
 					break;
 				case SQLITE_FLOAT:
 					msgpack_pack_double(&pk,
-					    sqlite3_column_double(st, i));
+					    finite_column(st, i, id, n));
 					break;
 				default:
 					msgpack_pack_str_with_body(&pk,
@@ -470,13 +484,12 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *where = NULL, *order = NULL, *src = "sql";
-	const char *e;
 	struct rec_buf sql = {0};
 	struct rec_writer w;
 	unsigned long limit = (unsigned long)-1, out;
 	int c, all = 0, fuzzy = 0, look = 0, mp = 0;
-	long timeout = 10000;
-	char *end, *fixed;
+	long timeout;
+	char *fixed;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, ":ad:fk:LMo:s:w:hV", longopts,
@@ -502,13 +515,7 @@ main(int argc, char **argv)
 		    "give a QUERY or --where");
 	if (order && !where)
 		rec_usage_die("--order goes with --where");
-	if ((e = getenv("REC_SQL_TIMEOUT")) && *e) {
-		double s = strtod(e, &end);
-		if (*end || s <= 0)
-			rec_usage_die("REC_SQL_TIMEOUT: not a number of "
-			    "seconds: '%s'", e);
-		timeout = (long)(s * 1000);
-	}
+	timeout = rec_sql_limits();
 	if (where) {
 		rec_buf_printf(&sql, "SELECT id FROM items WHERE (%s)", where);
 		if (order)

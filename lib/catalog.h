@@ -126,8 +126,15 @@ int rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
 char *rec_catalog_role(sqlite3 *db, const char *role);
 
 /* sql.c: the guard and the help around queries from people and models */
-/* Allows reads and functions only, from now on, and stops any statement
- * after timeout_ms.  rec_sql_refusal() says why a statement was denied. */
+/* Reads REC_SQL_TIMEOUT, REC_SQL_MAX_LENGTH and REC_SQL_MAX_MEMORY (a
+ * usage error when one is bad; rec_sql_readonly reads them if no one
+ * did) and returns the timeout in milliseconds. */
+long rec_sql_limits(void);
+/* Allows reads, functions and the pragmas that only report, from now
+ * on; bounds a value's length and the memory SQLite may take, and stops
+ * the statements after timeout_ms (0: no limit) even when one step is
+ * a costly function call.  rec_sql_refusal() says why a statement was
+ * denied; rec_sql_explain() says so for a stopped one. */
 void rec_sql_readonly(sqlite3 *db, long timeout_ms);
 const char *rec_sql_refusal(void);
 /* lifts the guard (on) for rec's own queries, and puts it back */

@@ -50,6 +50,10 @@ void rec_version(void) __attribute__((noreturn));
  * range; both are usage errors */
 size_t rec_arg_count(const char *opt, const char *arg);
 double rec_arg_number(const char *opt, const char *arg, double lo, double hi);
+/* a size in bytes from the environment variable name (digits, then K, M
+ * or G for KiB, MiB or GiB), or def when it is unset or empty; anything
+ * else, or a size outside lo..hi, is a usage error */
+size_t rec_env_size(const char *name, size_t def, size_t lo, size_t hi);
 /* for getopt_long's '?' or ':' (optstring starting with ':') */
 void rec_bad_option(char **argv, int c) __attribute__((noreturn));
 
@@ -149,7 +153,8 @@ int rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
 int rec_json_to_msgpack(const char *s, size_t n, struct rec_buf *out,
     int *compact, struct rec_buf *err);
 /* Appends obj as compact JSON; -1 with a message in err for values
- * JSON cannot hold (binary, extension, non-string keys, bad UTF-8). */
+ * JSON cannot hold (binary, extension, non-string keys, bad UTF-8, NaN
+ * and infinity). */
 int rec_json_write(struct rec_buf *out, const msgpack_object *obj,
     struct rec_buf *err);
 void rec_json_string(struct rec_buf *out, const char *s, size_t n);

@@ -54,7 +54,9 @@ end_field(struct rec_csv *c)
 	size_t at = c->off[c->nfield - 1], n = c->field.len - at;
 	char msg[64];
 
-	if (c->latin1) {
+	if (n == 0)
+		;	/* nothing to check, and field.data may still be NULL */
+	else if (c->latin1) {
 		rec_buf_reset(&c->conv);
 		rec_latin1_to_utf8(&c->conv, c->field.data + at, n);
 		c->field.len = at;

@@ -3,6 +3,7 @@
  * slow next to the msgpack fast path (0.6 M records/s), which is fine
  * for ranking a few thousand candidates.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jq.h>
@@ -167,6 +168,13 @@ rec_jq_number(struct rec_jq *q, const msgpack_object *rec, double *num,
 	}
 	*num = jv_number_value(out);
 	jv_free(out);
+	/* nan, infinite and 1e1000 are jq numbers: a score must order */
+	if (!isfinite(*num)) {
+		rec_buf_reset(err);
+		rec_buf_printf(err, "'%s' gave %s, not a finite number",
+		    q->expr, isnan(*num) ? "nan" : "infinity");
+		return 0;
+	}
 	return 1;
 }
 

@@ -569,6 +569,11 @@ rec_json_write(struct rec_buf *out, const msgpack_object *o,
 		return 0;
 	case MSGPACK_OBJECT_FLOAT32:
 	case MSGPACK_OBJECT_FLOAT64:
+		/* null would change the value, and a null score stops the
+		 * next tool: refuse here, where the number was made */
+		if (!isfinite(o->via.f64))
+			return werr(err, "a number that is not finite cannot be "
+			    "written as JSON");
 		rec_buf_add(out, num, (size_t)rec_json_double(num, sizeof num,
 		    o->via.f64));
 		return 0;

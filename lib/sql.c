@@ -4,15 +4,68 @@
  * columns, bad syntax, values spelt differently from the catalog.  So
  * the guard refuses anything but reads, and the errors name the fix.
  */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "catalog.h"
+
+#define DEFAULT_TIMEOUT_MS 10000L
+/* a value (string, blob, row) at most this long: 64 MiB is far above
+ * any catalog field and is made in a fraction of a second */
+#define DEFAULT_MAX_LENGTH ((size_t)64 << 20)
+/* what one query may allocate beyond the pool rec-sql loaded */
+#define DEFAULT_MAX_MEMORY ((size_t)1 << 30)
+/* how far past the deadline a single step (one call of a function,
+ * which SQLite cannot interrupt) may run before the process ends */
+#define GRACE_MS 1000L
 
 static char refusal[200];
 static struct timespec deadline;
 static int have_deadline;
+static long timeout_ms = DEFAULT_TIMEOUT_MS;
+static size_t max_length = DEFAULT_MAX_LENGTH;
+static size_t max_memory = DEFAULT_MAX_MEMORY;
+static int have_limits;
+
+/* the watchdog: see rec_sql_readonly */
+static sqlite3 *watched;
+static pthread_t watchdog;
+static int have_watchdog;
+static atomic_int ending;
+static void (*next_exit_hook)(int status);
+
+long
+rec_sql_limits(void)
+{
+	const char *e = getenv("REC_SQL_TIMEOUT");
+	char *end;
+	double sec;
+
+	if (have_limits)
+		return timeout_ms;
+	if (e && *e) {
+		sec = strtod(e, &end);
+		/* written so that NaN fails too */
+		if (*end || !(sec >= 0.001 && sec <= 1e6))
+			rec_usage_die("REC_SQL_TIMEOUT: not a number of seconds "
+			    "from 0.001 to 1000000: '%s'", e);
+		timeout_ms = (long)(sec * 1000);
+	}
+	/* 1 KiB of SQLite's memory is not enough to prepare a statement:
+	 * the floors keep a typo from looking like a broken catalog */
+	max_length = rec_env_size("REC_SQL_MAX_LENGTH", DEFAULT_MAX_LENGTH,
+	    (size_t)1 << 10, (size_t)1000000000);
+	max_memory = rec_env_size("REC_SQL_MAX_MEMORY", DEFAULT_MAX_MEMORY,
+	    (size_t)1 << 20, (size_t)1 << 40);
+	have_limits = 1;
+	return timeout_ms;
+}
 
 static const char *
 action_name(int code)
@@ -35,11 +88,23 @@ action_name(int code)
 	}
 }
 
+/* Pragmas that only report, with no form that sets anything: allowed as
+ * PRAGMA statements and as the table-valued functions pragma_NAME(...),
+ * whose rows SQLite reads by preparing "PRAGMA NAME" itself. */
+static const char *const query_pragmas[] = {
+	"collation_list", "compile_options", "database_list",
+	"foreign_key_list", "function_list", "index_info", "index_list",
+	"index_xinfo", "module_list", "pragma_list", "table_info",
+	"table_list", "table_xinfo", NULL
+};
+
 static int
 authorize(void *arg, int code, const char *a, const char *b, const char *c,
     const char *d)
 {
-	(void)arg; (void)b; (void)c; (void)d;
+	size_t i;
+
+	(void)arg; (void)c; (void)d;
 	switch (code) {
 	case SQLITE_SELECT:
 	case SQLITE_READ:
@@ -54,46 +119,142 @@ authorize(void *arg, int code, const char *a, const char *b, const char *c,
 			return SQLITE_DENY;
 		}
 		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		for (i = 0; a && query_pragmas[i]; i++)
+			if (!strcasecmp(a, query_pragmas[i]))
+				return SQLITE_OK;
+		snprintf(refusal, sizeof refusal, "refused: PRAGMA %s is not "
+		    "allowed (queries are read-only; pragmas that only "
+		    "report, such as table_info, are allowed)", a ? a : "");
+		return SQLITE_DENY;
+	case SQLITE_UPDATE:
+		/* Connecting an eponymous virtual table (pragma_table_info,
+		 * dbstat) has SQLite generate, and throw away, an UPDATE of
+		 * the schema table.  No statement of the user's can change
+		 * that table: SQLite refuses to before it asks, the catalog
+		 * is open read-only, and rec-sql runs read-only statements
+		 * only. */
+		if (a && !strcmp(a, "sqlite_master"))
+			return SQLITE_OK;
+		break;
 	}
 	snprintf(refusal, sizeof refusal, "refused: %s is not allowed "
-	    "(queries are read-only)%s", action_name(code),
-	    code == SQLITE_PRAGMA && a ? "" : "");
+	    "(queries are read-only)", action_name(code));
 	return SQLITE_DENY;
+}
+
+static int
+past(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec &&
+	    now.tv_nsec > t->tv_nsec);
+}
+
+static void
+add_ms(struct timespec *t, long ms)
+{
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += (ms % 1000) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
+}
+
+static void
+sleep_until(const struct timespec *t)
+{
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) ==
+	    EINTR)
+		;
 }
 
 static int
 progress(void *arg)
 {
-	struct timespec now;
+	(void)arg;
+	if (!have_deadline || !past(&deadline))
+		return 0;
+	snprintf(refusal, sizeof refusal, "query stopped: it ran longer than "
+	    "REC_SQL_TIMEOUT (%g s)", timeout_ms / 1000.0);
+	return 1;
+}
+
+/* The first thread to exit wins; the main thread, coming second, waits
+ * for the watchdog's exit rather than run the exit path twice. */
+static void
+exit_hook(int status)
+{
+	if (atomic_exchange(&ending, 1) && !(have_watchdog &&
+	    pthread_equal(pthread_self(), watchdog)))
+		for (;;)
+			pause();
+	if (next_exit_hook)
+		next_exit_hook(status);
+}
+
+/* SQLite checks for an interrupt, as for the progress handler, between
+ * steps of its program; one step that is a costly function call runs to
+ * its end.  So at the deadline the watchdog interrupts, and if the main
+ * thread is still inside SQLite a grace period later (it holds the
+ * connection's mutex for as long as a call lasts), it ends the process
+ * with the message rec_die gives, the REC_TRACE line included. */
+static void *
+watch(void *arg)
+{
+	sqlite3_mutex *mu = sqlite3_db_mutex(watched);
+	struct timespec t = deadline;
 
 	(void)arg;
-	if (!have_deadline)
-		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec &&
-	    now.tv_nsec > deadline.tv_nsec)) {
-		snprintf(refusal, sizeof refusal, "query stopped: it ran "
-		    "longer than REC_SQL_TIMEOUT");
-		return 1;
+	sleep_until(&t);
+	sqlite3_interrupt(watched);
+	add_ms(&t, GRACE_MS);
+	for (;;) {
+		sleep_until(&t);
+		if (!mu || sqlite3_mutex_try(mu) != SQLITE_OK)
+			break;
+		sqlite3_mutex_leave(mu);	/* not in SQLite: poll */
+		add_ms(&t, 100);
 	}
-	return 0;
+	if (atomic_exchange(&ending, 1))
+		return NULL;	/* the main thread is exiting */
+	rec_die("query stopped: it ran longer than REC_SQL_TIMEOUT (%g s)",
+	    timeout_ms / 1000.0);
 }
 
 void
-rec_sql_readonly(sqlite3 *db, long timeout_ms)
+rec_sql_readonly(sqlite3 *db, long timeout)
 {
+	sqlite3_int64 used;
+
+	rec_sql_limits();
 	refusal[0] = 0;
 	sqlite3_set_authorizer(db, authorize, NULL);
-	if (timeout_ms > 0) {
+	/* one value cannot be larger than max_length, which bounds what
+	 * one call of randomblob(), printf() or replace() can cost */
+	sqlite3_limit(db, SQLITE_LIMIT_LENGTH, max_length > INT32_MAX ?
+	    INT32_MAX : (int)max_length);
+	/* the heap SQLite may use: what the pool took, plus max_memory */
+	used = sqlite3_memory_used();
+	sqlite3_soft_heap_limit64(used + (sqlite3_int64)max_memory);
+	sqlite3_hard_heap_limit64(used + (sqlite3_int64)max_memory);
+	if (timeout > 0) {
+		timeout_ms = timeout;
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += timeout_ms / 1000;
-		deadline.tv_nsec += (timeout_ms % 1000) * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
+		add_ms(&deadline, timeout);
 		have_deadline = 1;
-		sqlite3_progress_handler(db, 10000, progress, NULL);
+		sqlite3_progress_handler(db, 1000, progress, NULL);
+		if (!have_watchdog) {
+			watched = db;
+			next_exit_hook = rec_exit_hook;
+			rec_exit_hook = exit_hook;
+			if (pthread_create(&watchdog, NULL, watch, NULL))
+				rec_die("cannot start the query's watchdog");
+			have_watchdog = 1;
+		}
 	}
 }
 
@@ -253,6 +414,20 @@ rec_sql_explain(sqlite3 *db, struct rec_buf *msg)
 
 	if (rec_sql_refusal()) {
 		rec_buf_adds(msg, rec_sql_refusal());
+		return;
+	}
+	switch (sqlite3_errcode(db)) {
+	case SQLITE_INTERRUPT:
+		rec_buf_printf(msg, "query stopped: it ran longer than "
+		    "REC_SQL_TIMEOUT (%g s)", timeout_ms / 1000.0);
+		return;
+	case SQLITE_TOOBIG:
+		rec_buf_printf(msg, "query stopped: a value is longer "
+		    "than REC_SQL_MAX_LENGTH (%zu bytes)", max_length);
+		return;
+	case SQLITE_NOMEM:
+		rec_buf_printf(msg, "query stopped: it needed more memory "
+		    "than REC_SQL_MAX_MEMORY (%zu bytes)", max_memory);
 		return;
 	}
 	if ((p = strstr(err, "no such column: "))) {

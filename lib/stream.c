@@ -9,7 +9,10 @@
  * handles both encodings with one code path.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,26 +23,19 @@
 #define READSZ (1 << 20)
 #define FLUSHSZ (1 << 16)
 #define DEFAULT_MAXREC ((size_t)256 << 20)
+/* REC_MAX_RECORD's range: the buffer holds maxrec + 1 bytes, so the
+ * largest must leave that sum far from overflow */
+#define MIN_MAXREC ((size_t)16)
+#define MAX_MAXREC ((size_t)1 << 30)
 
 void
 rec_reader_init(struct rec_reader *r, int fd, const char *name)
 {
-	const char *e = getenv("REC_MAX_RECORD");
-	char *end;
-	unsigned long long v;
-
 	memset(r, 0, sizeof *r);
 	r->fd = fd;
 	r->name = name;
-	r->maxrec = DEFAULT_MAXREC;
-	if (e && *e) {
-		errno = 0;
-		v = strtoull(e, &end, 10);
-		if (errno || *end || v < 16)
-			rec_usage_die("REC_MAX_RECORD: not a size in bytes "
-			    "(at least 16): '%s'", e);
-		r->maxrec = (size_t)v;
-	}
+	r->maxrec = rec_env_size("REC_MAX_RECORD", DEFAULT_MAXREC, MIN_MAXREC,
+	    MAX_MAXREC);
 	r->cap = r->maxrec < READSZ ? r->maxrec + 1 : READSZ;
 	r->buf = xmalloc(r->cap);
 	msgpack_zone_init(&r->zone, 4096);
@@ -63,18 +59,27 @@ rec_reader_free(struct rec_reader *r)
 	msgpack_zone_destroy(&r->zone);
 }
 
-static int
-rerr(struct rec_reader *r, const char *fmt, const char *what)
+/* The message for a bad record: where it is, then what is wrong.  JSONL
+ * names the line ("stdin:17: ..."), msgpack the byte offset ("stdin:
+ * byte 99: ..."), of the record or, with at, of the bad byte. */
+static int __attribute__((format(printf, 3, 4)))
+rerr_at(struct rec_reader *r, unsigned long long at, const char *fmt, ...)
 {
+	va_list ap;
+	char msg[256];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	rec_buf_reset(&r->err);
 	if (r->format == REC_FMT_MSGPACK)
-		rec_buf_printf(&r->err, "%s: record %lu at byte %llu: ",
-		    r->name, r->nrec + 1, r->consumed);
+		rec_buf_printf(&r->err, "%s: byte %llu: %s", r->name, at, msg);
 	else
-		rec_buf_printf(&r->err, "%s:%lu: ", r->name, r->line);
-	rec_buf_printf(&r->err, fmt, what);
+		rec_buf_printf(&r->err, "%s:%lu: %s", r->name, r->line, msg);
 	return -1;
 }
+
+#define rerr(r, ...) rerr_at((r), (r)->off, __VA_ARGS__)
 
 /* Reads more input, moving the unread bytes to the front and growing
  * the buffer when it is full.  0, or -1 on a read error. */
@@ -142,130 +147,6 @@ rec_map_get(const msgpack_object *map, const char *key)
 	return NULL;
 }
 
-/* Unpacks raw into rec and checks the keys every record must have. */
-static int
-finish_record(struct rec_reader *r, struct rec_record *rec,
-    const char *raw, size_t len)
-{
-	const msgpack_object *v;
-	size_t off = 0;
-	int ret;
-
-	msgpack_zone_clear(&r->zone);
-	ret = msgpack_unpack(raw, len, &off, &r->zone, &rec->map);
-	/* msgpack-c says NOMEM when nesting passes its 32-level stack; the
-	 * record's size is bounded by maxrec, so that is what it means */
-	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
-		return rerr(r, "%s", "msgpack nested deeper than 32 levels");
-	if (ret != MSGPACK_UNPACK_SUCCESS)
-		return rerr(r, "%s", "invalid msgpack");
-	rec->raw = raw;
-	rec->rawlen = len;
-	if (rec->map.type != MSGPACK_OBJECT_MAP)
-		return rerr(r, "%s", r->format == REC_FMT_JSONL ?
-		    "record is not an object" : "record is not a map");
-	v = rec_map_get(&rec->map, "id");
-	if (!v)
-		return rerr(r, "%s", "record has no \"id\"");
-	if (v->type != MSGPACK_OBJECT_STR)
-		return rerr(r, "%s", "\"id\" is not a string");
-	if (v->via.str.size == 0)
-		return rerr(r, "%s", "\"id\" is empty");
-	rec->id = v->via.str.ptr;
-	rec->idlen = v->via.str.size;
-	rec->has_score = 0;
-	rec->score = 0;
-	if ((v = rec_map_get(&rec->map, "score"))) {
-		if (v->type == MSGPACK_OBJECT_FLOAT32 ||
-		    v->type == MSGPACK_OBJECT_FLOAT64)
-			rec->score = v->via.f64;
-		else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-			rec->score = (double)v->via.u64;
-		else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-			rec->score = (double)v->via.i64;
-		else
-			return rerr(r, "%s", "\"score\" is not a number");
-		rec->has_score = 1;
-	}
-	rec->src = NULL;
-	rec->srclen = 0;
-	if ((v = rec_map_get(&rec->map, "src"))) {
-		if (v->type != MSGPACK_OBJECT_STR)
-			return rerr(r, "%s", "\"src\" is not a string");
-		rec->src = v->via.str.ptr;
-		rec->srclen = v->via.str.size;
-	}
-	r->nrec++;
-	return 1;
-}
-
-static int
-read_jsonl(struct rec_reader *r, struct rec_record *rec)
-{
-	size_t scan = r->start;
-	char *nl, *line;
-	size_t len;
-	int compact;
-
-	for (;;) {
-		nl = memchr(r->buf + scan, '\n', r->end - scan);
-		if (!nl) {
-			if (r->eof) {
-				if (r->start == r->end)
-					return 0;
-				nl = r->buf + r->end;	/* last line, no \n */
-			} else {
-				if (r->end - r->start > r->maxrec) {
-					r->line++;
-					return rerr(r, "line longer than %s "
-					    "bytes (REC_MAX_RECORD)", "the");
-				}
-				scan = r->end - r->start;
-				if (fill(r))
-					return -1;
-				scan += r->start;
-				continue;
-			}
-		}
-		line = r->buf + r->start;
-		len = (size_t)(nl - line);
-		r->start = nl < r->buf + r->end ? (size_t)(nl - r->buf) + 1 :
-		    r->end;
-		scan = r->start;
-		r->line++;
-		if (len > r->maxrec)
-			return rerr(r, "line longer than %s bytes "
-			    "(REC_MAX_RECORD)", "the");
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (r->line == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
-			line += 3;
-			len -= 3;
-		}
-		while (len && (*line == ' ' || *line == '\t')) {
-			line++;
-			len--;
-		}
-		if (len == 0)
-			continue;	/* blank lines separate nothing */
-		if (line[0] != '{')
-			return rerr(r, "%s", "record is not an object");
-		rec_buf_reset(&r->pack);
-		if (rec_json_to_msgpack(line, len, &r->pack, &compact,
-		    &r->err)) {
-			char *msg = xstrdup(r->err.data);
-			rerr(r, "%s", msg);
-			free(msg);
-			return -1;
-		}
-		if (finish_record(r, rec, r->pack.data, r->pack.len) < 0)
-			return -1;
-		rec->json = compact ? line : NULL;
-		rec->jsonlen = len;
-		return 1;
-	}
-}
-
 static uint64_t
 be(const unsigned char *p, int n)
 {
@@ -278,7 +159,8 @@ be(const unsigned char *p, int n)
 
 /* The length of the msgpack object at p[0..n), without allocating:
  * 1 and *len when it is complete, 0 when more bytes are needed, -1 for
- * a byte that is never valid, -2 when it cannot fit in max bytes. */
+ * a byte that is never valid (its offset in *len), -2 when it cannot
+ * fit in max bytes. */
 static int
 mp_extent(const unsigned char *p, size_t n, size_t max, size_t *len)
 {
@@ -302,7 +184,7 @@ mp_extent(const unsigned char *p, size_t n, size_t max, size_t *len)
 			skip = 1 + (b & 0x1f);	/* fixstr */
 		else switch (b) {
 		case 0xc0: case 0xc2: case 0xc3: break;
-		case 0xc1: return -1;
+		case 0xc1: *len = (size_t)pos; return -1;
 		case 0xca: skip = 5; break;
 		case 0xcb: skip = 9; break;
 		case 0xcc: case 0xd0: skip = 2; break;
@@ -343,6 +225,213 @@ mp_extent(const unsigned char *p, size_t n, size_t max, size_t *len)
 	return 1;
 }
 
+/* What msgpack can hold and a record may not, since JSON cannot write
+ * it: a string (key or value, at any depth) that is not UTF-8, and a
+ * float that is NaN or infinite.  p[0..n) is one whole object, as
+ * mp_extent found; its items are walked in order, containers being
+ * only headers.  NULL, or the problem and its offset in *at. */
+static const char *
+mp_check(const unsigned char *p, size_t n, size_t *at)
+{
+	size_t pos = 0, hdr, body, k;
+	unsigned b;
+	uint64_t u;
+
+	while (pos < n) {
+		b = p[pos];
+		hdr = 1;
+		body = 0;
+		if (b <= 0x9f || b >= 0xe0 || b == 0xc0 || b == 0xc2 ||
+		    b == 0xc3)
+			;	/* fixint, fixmap, fixarray, nil, bool */
+		else if (b <= 0xbf || b == 0xd9 || b == 0xda || b == 0xdb) {
+			if (b <= 0xbf)
+				body = b & 0x1f;
+			else {
+				hdr = b == 0xd9 ? 2 : b == 0xda ? 3 : 5;
+				if (pos + hdr > n)
+					break;
+				body = (size_t)be(p + pos + 1, (int)hdr - 1);
+			}
+			if (body > n - pos - hdr)
+				break;
+			k = rec_utf8_valid((const char *)p + pos + hdr, body);
+			if (k != body) {
+				*at = pos + hdr + k;
+				return "invalid UTF-8 in a string";
+			}
+		} else if (b == 0xca || b == 0xcb) {
+			hdr = b == 0xca ? 5 : 9;
+			if (pos + hdr > n)
+				break;
+			u = be(p + pos + 1, (int)hdr - 1);
+			/* all exponent bits set: infinity or NaN */
+			if (b == 0xca ? (u >> 23 & 0xff) == 0xff :
+			    (u >> 52 & 0x7ff) == 0x7ff) {
+				*at = pos;
+				return "number is not finite (NaN or infinity)";
+			}
+		} else if (b >= 0xc4 && b <= 0xc9) {	/* bin, ext */
+			k = b <= 0xc6 ? (size_t)1 << (b - 0xc4) :
+			    (size_t)1 << (b - 0xc7);
+			hdr = 1 + k + (b >= 0xc7);
+			if (pos + hdr > n)
+				break;
+			body = (size_t)be(p + pos + 1, (int)k);
+		} else if (b >= 0xcc && b <= 0xd3)	/* ints */
+			hdr = 1 + ((size_t)1 << ((b - 0xcc) & 3));
+		else if (b >= 0xd4 && b <= 0xd8)	/* fixext */
+			hdr = 2 + ((size_t)1 << (b - 0xd4));
+		else if (b == 0xdc || b == 0xde)
+			hdr = 3;
+		else if (b == 0xdd || b == 0xdf)
+			hdr = 5;
+		else
+			break;	/* 0xc1: mp_extent refused it */
+		if (body > n - pos || hdr > n - pos - body)
+			break;
+		pos += hdr + body;
+	}
+	if (pos != n) {
+		*at = pos;
+		return "invalid msgpack";
+	}
+	return NULL;
+}
+
+/* Unpacks raw into rec and checks the keys every record must have. */
+static int
+finish_record(struct rec_reader *r, struct rec_record *rec,
+    const char *raw, size_t len)
+{
+	const msgpack_object *v;
+	const char *what;
+	size_t off = 0, at;
+	int ret;
+
+	msgpack_zone_clear(&r->zone);
+	ret = msgpack_unpack(raw, len, &off, &r->zone, &rec->map);
+	/* msgpack-c says NOMEM when nesting passes its 32-level stack; the
+	 * record's size is bounded by maxrec, so that is what it means */
+	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
+		return rerr(r, "msgpack nested deeper than 32 levels");
+	if (ret != MSGPACK_UNPACK_SUCCESS)
+		return rerr(r, "invalid msgpack");
+	rec->raw = raw;
+	rec->rawlen = len;
+	if (rec->map.type != MSGPACK_OBJECT_MAP)
+		return rerr(r, "%s", r->format == REC_FMT_JSONL ?
+		    "record is not an object" : "record is not a map");
+	v = rec_map_get(&rec->map, "id");
+	if (!v)
+		return rerr(r, "record has no \"id\"");
+	if (v->type != MSGPACK_OBJECT_STR)
+		return rerr(r, "\"id\" is not a string");
+	if (v->via.str.size == 0)
+		return rerr(r, "\"id\" is empty");
+	rec->id = v->via.str.ptr;
+	rec->idlen = v->via.str.size;
+	rec->has_score = 0;
+	rec->score = 0;
+	if ((v = rec_map_get(&rec->map, "score"))) {
+		if (v->type == MSGPACK_OBJECT_FLOAT32 ||
+		    v->type == MSGPACK_OBJECT_FLOAT64)
+			rec->score = v->via.f64;
+		else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+			rec->score = (double)v->via.u64;
+		else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+			rec->score = (double)v->via.i64;
+		else
+			return rerr(r, "\"score\" is not a number");
+		/* msgpack can say NaN or infinity; a score must order */
+		if (!isfinite(rec->score))
+			return rerr(r, "\"score\" is not a finite number");
+		rec->has_score = 1;
+	}
+	rec->src = NULL;
+	rec->srclen = 0;
+	if ((v = rec_map_get(&rec->map, "src"))) {
+		if (v->type != MSGPACK_OBJECT_STR)
+			return rerr(r, "\"src\" is not a string");
+		rec->src = v->via.str.ptr;
+		rec->srclen = v->via.str.size;
+	}
+	/* JSON text was checked as it was parsed; msgpack is checked here */
+	if (r->format == REC_FMT_MSGPACK && (what = mp_check(
+	    (const unsigned char *)raw, len, &at)))
+		return rerr_at(r, r->off + at, "%s", what);
+	r->nrec++;
+	return 1;
+}
+
+static int
+read_jsonl(struct rec_reader *r, struct rec_record *rec)
+{
+	size_t scan = r->start;
+	char *nl, *line;
+	size_t len;
+	int compact;
+
+	for (;;) {
+		nl = memchr(r->buf + scan, '\n', r->end - scan);
+		if (!nl) {
+			if (r->eof) {
+				if (r->start == r->end)
+					return 0;
+				nl = r->buf + r->end;	/* last line, no \n */
+			} else {
+				if (r->end - r->start > r->maxrec) {
+					r->line++;
+					return rerr(r, "line longer than %zu "
+					    "bytes (REC_MAX_RECORD)",
+					    r->maxrec);
+				}
+				scan = r->end - r->start;
+				if (fill(r))
+					return -1;
+				scan += r->start;
+				continue;
+			}
+		}
+		line = r->buf + r->start;
+		len = (size_t)(nl - line);
+		r->start = nl < r->buf + r->end ? (size_t)(nl - r->buf) + 1 :
+		    r->end;
+		scan = r->start;
+		r->line++;
+		if (len > r->maxrec)
+			return rerr(r, "line longer than %zu bytes "
+			    "(REC_MAX_RECORD)", r->maxrec);
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (r->line == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
+			line += 3;
+			len -= 3;
+		}
+		while (len && (*line == ' ' || *line == '\t')) {
+			line++;
+			len--;
+		}
+		if (len == 0)
+			continue;	/* blank lines separate nothing */
+		if (line[0] != '{')
+			return rerr(r, "record is not an object");
+		rec_buf_reset(&r->pack);
+		if (rec_json_to_msgpack(line, len, &r->pack, &compact,
+		    &r->err)) {
+			char *msg = xstrdup(r->err.data);
+			rerr(r, "%s", msg);
+			free(msg);
+			return -1;
+		}
+		if (finish_record(r, rec, r->pack.data, r->pack.len) < 0)
+			return -1;
+		rec->json = compact ? line : NULL;
+		rec->jsonlen = len;
+		return 1;
+	}
+}
+
 static int
 read_msgpack(struct rec_reader *r, struct rec_record *rec)
 {
@@ -357,17 +446,19 @@ read_msgpack(struct rec_reader *r, struct rec_record *rec)
 				return -1;
 			continue;
 		}
+		r->off = r->consumed;
 		rc = mp_extent((unsigned char *)r->buf + r->start,
 		    r->end - r->start, r->maxrec, &len);
 		if (rc == 1)
 			break;
 		if (rc == -1)
-			return rerr(r, "%s", "invalid msgpack (byte 0xc1)");
+			return rerr_at(r, r->off + len, "invalid msgpack (0xc1 "
+			    "is never used)");
 		if (rc == -2)
-			return rerr(r, "%s", "record longer than the "
-			    "REC_MAX_RECORD limit");
+			return rerr(r, "record longer than %zu bytes "
+			    "(REC_MAX_RECORD)", r->maxrec);
 		if (r->eof)
-			return rerr(r, "%s", "truncated msgpack");
+			return rerr(r, "truncated msgpack");
 		if (fill(r))
 			return -1;
 	}

@@ -32,10 +32,10 @@ struct rec_reader {
 	char *buf;
 	size_t cap, start, end;
 	int eof;
-	size_t maxrec;		/* REC_MAX_RECORD, bytes */
+	size_t maxrec;		/* REC_MAX_RECORD, bytes (16 to 1 GiB) */
 	unsigned long line;	/* JSONL: line of the last record */
 	unsigned long nrec;	/* records read */
-	unsigned long long off;	/* msgpack: byte offset of last record */
+	unsigned long long off;	/* msgpack: byte offset of the record */
 	unsigned long long consumed;
 	struct rec_buf pack;
 	struct rec_buf err;
@@ -50,7 +50,10 @@ void rec_reader_init_mem(struct rec_reader *r, const char *data, size_t len,
     const char *name);
 void rec_reader_free(struct rec_reader *r);
 /* 1 and *rec filled (valid until the next call), 0 at the end, -1 on
- * bad input with "NAME:LINE: problem" in r->err */
+ * bad input with "NAME:LINE: problem" (JSONL) or "NAME: byte OFFSET:
+ * problem" (msgpack) in r->err.  A record read is a map with a string
+ * id, a finite score if any, a string src if any, valid UTF-8 in every
+ * string and no NaN or infinity anywhere. */
 int rec_read(struct rec_reader *r, struct rec_record *rec);
 /* rec_read that dies on error */
 int rec_next(struct rec_reader *r, struct rec_record *rec);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -123,10 +124,45 @@ rec_arg_number(const char *opt, const char *arg, double lo, double hi)
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (*end || !*arg || v < lo || v > hi)
+	/* written so that NaN fails too ("nan" is a number to strtod) */
+	if (*end || !*arg || !(v >= lo && v <= hi))
 		rec_usage_die("%s: not a number from %g to %g: '%s'", opt, lo,
 		    hi, arg);
 	return v;
+}
+
+size_t
+rec_env_size(const char *name, size_t def, size_t lo, size_t hi)
+{
+	const char *e = getenv(name), *p;
+	unsigned long long v = 0;
+	int shift = 0;
+
+	if (!e || !*e)
+		return def;
+	/* digits only: strtoull would take "-1" as the largest size */
+	for (p = e; *p >= '0' && *p <= '9'; p++) {
+		if (v > (ULLONG_MAX - 9) / 10)
+			goto bad;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (p == e)
+		goto bad;
+	if (*p == 'K' || *p == 'k')
+		shift = 10;
+	else if (*p == 'M')
+		shift = 20;
+	else if (*p == 'G')
+		shift = 30;
+	if (shift)
+		p++;
+	if (*p || v > (ULLONG_MAX >> shift) || (v << shift) < lo ||
+	    (v << shift) > hi)
+		goto bad;
+	return (size_t)(v << shift);
+bad:
+	rec_usage_die("%s: not a size from %zu to %zu bytes (K, M or G may "
+	    "follow the number): '%s'", name, lo, hi, e);
 }
 
 void

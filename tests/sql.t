@@ -47,7 +47,7 @@ test_ok 'nothing matches: exit 0 and no output' \
 
 # the read-only guard
 cp s.db before.db
-for q in "ATTACH 'x.db' AS x" "DETACH main" "PRAGMA journal_mode=WAL" "PRAGMA table_info(items)" \
+for q in "ATTACH 'x.db' AS x" "DETACH main" "PRAGMA journal_mode=WAL" \
 	"INSERT INTO items(id) VALUES('z')" "UPDATE items SET tempo = 0" "DELETE FROM items" \
 	"CREATE TABLE t(x)" "DROP TABLE items" "ALTER TABLE items ADD COLUMN y" "VACUUM" \
 	"BEGIN" "SELECT load_extension('/lib/x.so') AS id" \
@@ -56,9 +56,67 @@ for q in "ATTACH 'x.db' AS x" "DETACH main" "PRAGMA journal_mode=WAL" "PRAGMA ta
 done
 test_fail 'an injection through --where is refused' 1 'refused: one statement only' \
 	'rec-sql -w "1=1); DROP TABLE items; --" < /dev/null'
+test_fail 'a pragma that can set is refused, by name' 1 \
+	"^rec-sql: refused: PRAGMA journal_mode is not allowed \(queries are read-only; pragmas that only report, such as table_info, are allowed\)$" \
+	'rec-sql "PRAGMA journal_mode=WAL" < /dev/null'
+test_fail 'and so is its table-valued form' 1 '^rec-sql: refused: PRAGMA user_version is not allowed' \
+	'rec-sql -L "SELECT * FROM pragma_user_version" < /dev/null'
+# allowing the table-valued pragmas lets SQLite's own UPDATE of the
+# schema table through the authorizer; a user's is still refused
+test_fail 'the schema table cannot be changed' 1 '^rec-sql: table sqlite_master may not be modified$' \
+	'rec-sql "UPDATE sqlite_master SET sql = '"'x'"'" < /dev/null'
 test_ok 'and the catalog is unchanged' 'cmp before.db s.db'
-test_fail 'a runaway query is stopped' 1 'query stopped: it ran longer than REC_SQL_TIMEOUT' \
+# were refused as "UPDATE is not allowed"
+test_ok 'pragma_table_info() is allowed' \
+	'rec-sql -L "SELECT name, type FROM pragma_table_info('"'items'"') WHERE name = '"'tempo'"'" < /dev/null > out &&
+	 echo "{\"rows\":[{\"name\":\"tempo\",\"type\":\"REAL\"}],\"truncated\":false}" | diff -u - out'
+test_ok 'pragma_index_list() joined with pragma_table_info() is allowed' \
+	'rec-sql -L "SELECT count(*) AS n FROM pragma_table_info('"'items'"') t, pragma_index_list('"'items'"') i" < /dev/null |
+	 grep -q "^{\"rows\":\[{\"n\":[1-9][0-9]*}\]"'
+test_ok 'PRAGMA table_info is allowed too' \
+	'rec-sql -L "PRAGMA table_info(items)" < /dev/null | grep -q "\"name\":\"tempo\""'
+
+# the limits on one query
+test_fail 'a runaway query is stopped' 1 '^rec-sql: query stopped: it ran longer than REC_SQL_TIMEOUT \(0.2 s\)$' \
 	'REC_SQL_TIMEOUT=0.2 rec-sql "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id FROM c WHERE x < 0" < /dev/null'
+# one step that is a costly function call ran past the timeout: 1 s
+# became 40 s with randomblob(100000000) per row of a real catalog
+test_fail 'a value longer than REC_SQL_MAX_LENGTH stops the query' 1 \
+	'^rec-sql: query stopped: a value is longer than REC_SQL_MAX_LENGTH \(67108864 bytes\)$' \
+	'timeout 20 rec-sql -w "length(randomblob(100000000)) > 0" < /dev/null'
+test_fail 'REC_SQL_MAX_LENGTH sets it' 1 'longer than REC_SQL_MAX_LENGTH \(1048576 bytes\)' \
+	'REC_SQL_MAX_LENGTH=1M rec-sql -w "length(randomblob(2000000)) > 0" < /dev/null'
+test_fail 'costly steps in a loop stop at the timeout' 1 \
+	'^rec-sql: query stopped: it ran longer than REC_SQL_TIMEOUT \(0.3 s\)$' \
+	'REC_SQL_TIMEOUT=0.3 timeout 4 rec-sql -w "length(randomblob(60000000)) > 0" < /dev/null'
+expensive=$(i=0; while [ $i -lt 40 ]; do printf 'length(randomblob(60000000)) + '; i=$((i + 1)); done)
+test_fail 'one step of 40 costly calls is stopped a second after the timeout' 1 \
+	'^rec-sql: query stopped: it ran longer than REC_SQL_TIMEOUT \(0.3 s\)$' \
+	'REC_SQL_TIMEOUT=0.3 REC_TRACE=trace timeout 4 rec-sql -w "$expensive 0 > 0" < /dev/null'
+test_ok 'and the trace line says so' \
+	'grep -q "\"status\":1,\"error\":\"query stopped: it ran longer than REC_SQL_TIMEOUT (0.3 s)\"}$" trace'
+test_fail 'memory past REC_SQL_MAX_MEMORY stops the query' 1 \
+	'^rec-sql: query stopped: it needed more memory than REC_SQL_MAX_MEMORY \(16777216 bytes\)$' \
+	'REC_SQL_MAX_MEMORY=16M rec-sql -w "length(randomblob(30000000)) > 0" < /dev/null'
+test_ok 'the limits leave a pool and ordinary queries alone' \
+	'REC_SQL_MAX_MEMORY=1M REC_SQL_MAX_LENGTH=1K rec-sql -w "tempo > 120" -o "tempo DESC" < pool.jsonl > out &&
+	 test "$(ids < out)" = "s05 s05 s01 "'
+for v in nan inf 1e300 0 -1 1x; do
+	test_fail "REC_SQL_TIMEOUT='$v' is a usage error" 2 \
+	    "^rec-sql: REC_SQL_TIMEOUT: not a number of seconds from 0.001 to 1000000: '$v'$" \
+	    'REC_SQL_TIMEOUT=$v rec-sql -w 1 < /dev/null'
+done
+test_fail 'a bad REC_SQL_MAX_LENGTH is a usage error' 2 \
+	"^rec-sql: REC_SQL_MAX_LENGTH: not a size from 1024 to 1000000000 bytes .*: '-1'$" \
+	'REC_SQL_MAX_LENGTH=-1 rec-sql -w 1 < /dev/null'
+test_fail 'a bad REC_SQL_MAX_MEMORY is a usage error' 2 \
+	"^rec-sql: REC_SQL_MAX_MEMORY: not a size from 1048576 to 1099511627776 bytes .*: 'lots'$" \
+	'REC_SQL_MAX_MEMORY=lots rec-sql -w 1 < /dev/null'
+# SQLite has no NaN, but 1e999 is infinity; it became "score":null
+test_fail 'an infinite score is an error' 1 "^rec-sql: column 'score' of 's01' is not a finite number$" \
+	'rec-sql "SELECT id, 1e999 AS score FROM items" < /dev/null'
+test_fail 'and so is an infinite item field' 1 "^rec-sql: column 'x' of 's01' is not a finite number$" \
+	'rec-sql -M "SELECT id, -1e999 AS x FROM items" < /dev/null'
 
 # errors a planner can act on
 test_fail 'unknown column: the closest name' 1 "^rec-sql: no such column 'tempoo' \(did you mean 'tempo'\?\)$" \

@@ -72,7 +72,8 @@ test_fail 'NaN is not JSON' 1 'stdin:1: unexpected character' \
 test_fail 'nesting deeper than 32 levels' 1 'stdin:1: nesting deeper than 32' \
 	'printf "{\"id\":\"a\",\"x\":%s1%s}\n" "$(printf "%.0s[" $(seq 40))" \
 	    "$(printf "%.0s]" $(seq 40))" | rec-cat'
-test_fail 'a line longer than REC_MAX_RECORD' 1 'stdin:2: line longer than' \
+test_fail 'a line longer than REC_MAX_RECORD names the limit' 1 \
+	'^rec-cat: stdin:2: line longer than 100 bytes \(REC_MAX_RECORD\)$' \
 	'{ echo "{\"id\":\"a\"}"; printf "{\"id\":\"%0200d\"}\n" 0; } |
 	 REC_MAX_RECORD=100 rec-cat'
 test_fail 'a line longer than REC_MAX_RECORD, without a newline' 1 \
@@ -80,33 +81,78 @@ test_fail 'a line longer than REC_MAX_RECORD, without a newline' 1 \
 	'head -c 5000 /dev/zero | tr "\0" "{" | REC_MAX_RECORD=100 rec-cat'
 test_fail 'bad REC_MAX_RECORD is a usage error' 2 'REC_MAX_RECORD' \
 	'echo "{\"id\":\"a\"}" | REC_MAX_RECORD=lots rec-cat'
+# strtoull took "-1" as the largest size; maxrec + 1 wrapped to 0 and a
+# record longer than the first read spun for ever
+for v in -1 18446744073709551615 2G ' 100' 100x 15; do
+	test_fail "REC_MAX_RECORD='$v' is refused" 2 \
+	    "^rec-cat: REC_MAX_RECORD: not a size from 16 to 1073741824 bytes .*: '$v'$" \
+	    'echo "{\"id\":\"a\"}" | REC_MAX_RECORD="$v" rec-cat'
+done
+test_ok 'REC_MAX_RECORD takes K, M and G' \
+	'printf "{\"id\":\"%02000d\"}\n" 0 > 2k.jsonl &&
+	 REC_MAX_RECORD=1G rec-cat < 2k.jsonl | cmp - 2k.jsonl &&
+	 ! REC_MAX_RECORD=1K rec-cat < 2k.jsonl 2>/dev/null'
 # record 1 is 99 bytes: fixmap 1, "id" "t1" 6, "score" float64 15,
 # "src" "bm25" 9, "scores" {2 floats} 34, "why" 29-byte string 34
-test_fail 'truncated msgpack names the record and byte' 1 \
-	'^rec-cat: stdin: record 2 at byte 99: truncated msgpack$' \
+test_fail 'truncated msgpack names the byte where the record starts' 1 \
+	'^rec-cat: stdin: byte 99: truncated msgpack$' \
 	'rec-cat -M < "$DATA/cands.jsonl" | head -c 110 | rec-cat'
-test_fail 'a msgpack array is not a record' 1 'record 1 at byte 0: record is not a map' \
+test_fail 'a msgpack array is not a record' 1 '^rec-cat: stdin: byte 0: record is not a map$' \
 	'printf "\222\001\002" | rec-cat'
-test_fail 'the never-used msgpack byte' 1 'invalid msgpack' \
+test_fail 'the never-used msgpack byte names its offset' 1 \
+	'^rec-cat: stdin: byte 3: invalid msgpack \(0xc1 is never used\)$' \
 	'printf "\201\241a\301" | rec-cat'
 # found by fuzz/msgpack.c: msgpack-c reports deep nesting as NOMEM
 test_fail 'msgpack nested deeper than 32 levels' 1 \
-	'^rec-cat: stdin: record 1 at byte 0: msgpack nested deeper than 32 levels$' \
+	'^rec-cat: stdin: byte 0: msgpack nested deeper than 32 levels$' \
 	'printf "\202\242id\241a\241x%s\001" "$(printf "%.0s\221" $(seq 40))" | rec-cat'
 # found by fuzz/msgpack.c: JSON allowed less nesting than msgpack, so a
 # record of 31 or 32 levels became JSON that rec could not read back
 test_ok 'msgpack of 32 levels becomes JSON that reads back' \
 	'printf "\202\242id\241a\241x%s\001" "$(printf "%.0s\221" $(seq 31))" > deep.mp &&
 	 rec-cat < deep.mp > deep.jsonl && rec-cat -M < deep.jsonl | cmp - deep.mp'
-test_fail 'msgpack map without id' 1 'stdin: record 1 at byte 0: record has no "id"' \
+test_fail 'msgpack map without id' 1 '^rec-cat: stdin: byte 0: record has no "id"$' \
 	'printf "\201\241a\001" | rec-cat'
 test_fail 'msgpack with a huge declared length is bounded' 1 \
-	'longer than the REC_MAX_RECORD limit' \
+	'^rec-cat: stdin: byte 0: record longer than 1000 bytes \(REC_MAX_RECORD\)$' \
 	'printf "\201\242id\333\177\377\377\377" | REC_MAX_RECORD=1000 rec-cat'
 test_fail 'msgpack binary cannot become JSON' 1 'binary value cannot be written as JSON' \
 	'printf "\202\242id\241a\241b\304\001x" | rec-cat'
 test_fail 'msgpack string with bad UTF-8 cannot become JSON' 1 'invalid UTF-8' \
 	'printf "\202\242id\241a\241b\241\377" | rec-cat'
+# msgpack strings are checked as JSON text is, when they are read: bad
+# UTF-8 used to pass through -M and every tool that kept the record
+test_fail 'bad UTF-8 in a msgpack value is refused on reading' 1 \
+	'^rec-cat: stdin: byte 9: invalid UTF-8 in a string$' \
+	'printf "\202\242id\241a\241b\241\377" | rec-cat -M'
+test_fail 'bad UTF-8 in a nested msgpack key' 1 \
+	'^rec-cat: stdin: byte 12: invalid UTF-8 in a string$' \
+	'printf "\202\242id\241a\241b\221\201\242x\377\001" | rec-cat -M'
+test_fail 'bad UTF-8 in a msgpack id, past a good record' 1 \
+	'^rec-rank: stdin: byte 13: invalid UTF-8 in a string$' \
+	'printf "\201\242id\241a\201\242id\245ab\355\240\200" | rec-rank -k 3'
+test_fail 'an overlong msgpack str8 with bad UTF-8' 1 'stdin: byte 7: invalid UTF-8' \
+	'printf "\201\242id\331\003a\300\257" | rec-cat -M'
+# NaN and infinity: msgpack can hold them, JSON cannot, and a NaN score
+# sorted into rec-rank's top 3 and came out as "score":null
+printf '\202\242id\241b\245score\313\077\360\000\000\000\000\000\000' > one.mp
+printf '\202\242id\241a\245score\313\177\370\000\000\000\000\000\000' > nan.mp
+printf '\202\242id\241a\245score\312\377\200\000\000' > inf.mp
+test_fail 'a NaN score is refused on reading' 1 \
+	'^rec-rank: stdin: byte 21: "score" is not a finite number$' \
+	'cat one.mp nan.mp one.mp | rec-rank -k 3'
+test_fail 'an infinite float32 score is refused' 1 \
+	'^rec-cat: stdin: byte 0: "score" is not a finite number$' \
+	'rec-cat -M < inf.mp'
+test_fail 'an infinity anywhere in a msgpack record is refused' 1 \
+	'^rec-cat: stdin: byte 12: number is not finite \(NaN or infinity\)$' \
+	'printf "\202\242id\241a\241b\221\202\241x\313\177\360\000\000\000\000\000\000\241y\001" | rec-cat -M'
+test_ok 'the largest finite floats pass' \
+	'printf "\202\242id\241a\241b\222\313\177\357\377\377\377\377\377\377\312\377\177\377\377" > max.mp &&
+	 rec-cat < max.mp > max.jsonl && rec-cat -M < max.jsonl | rec-cat | cmp - max.jsonl'
+test_fail 'a JSON number too large for a double is refused' 1 \
+	'^rec-cat: stdin:1: number out of range at column 24$' \
+	'echo "{\"id\":\"a\",\"score\":1e999}" | rec-cat'
 test_ok 'the same binary record passes as msgpack' \
 	'printf "\202\242id\241a\241b\304\001x" > b.mp && rec-cat -M < b.mp | cmp - b.mp'
 
