@@ -66,10 +66,10 @@ trace_write(int status)
 		rec_json_string(&b, saved_argv[i], strlen(saved_argv[i]));
 	}
 	rec_buf_printf(&b, "],\"pid\":%ld,\"in\":%lu,\"out\":%lu,"
-	    "\"ms\":%.3f,\"status\":%d", (long)getpid(), trace_in, trace_out,
-	    ms, status);
+	    "\"ms\":%.3f", (long)getpid(), trace_in, trace_out, ms);
 	if (rec_trace_opens)
 		rec_buf_printf(&b, ",\"opens\":%lu", rec_trace_opens);
+	rec_buf_printf(&b, ",\"status\":%d", status);
 	if (rec_last_error[0]) {
 		rec_buf_adds(&b, ",\"error\":");
 		rec_json_string(&b, rec_last_error, strlen(rec_last_error));
