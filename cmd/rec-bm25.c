@@ -25,7 +25,8 @@ usage(FILE *fp)
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
 	    "  -e, --exact          no typo tolerance\n"
 	    "  -f, --field FIELD    a text column, a role or all (default "
-	    "all)\n"
+	    "all); again for\n"
+	    "                       more fields, the scores summed\n"
 	    "  -I, --index          build the index CATALOG.bm25\n"
 	    "  -K, --k1 K1          term frequency saturation (default 1.2)\n"
 	    "  -k, --limit N        write at most N records (default 100 "
@@ -150,39 +151,80 @@ resolve_field(struct rec_bm25 *x, const char *cat, const char *name)
 	rec_usage_die("no text field '%s' (fields: %s)", name, list.data);
 }
 
-struct qterm {
-	char *text;		/* as typed, folded */
-	long term;		/* index term, or -1 */
-	int typo;
+#define MAXFIELDS 32
+
+/* the query's words, and for each field searched the index term of
+ * each (or -1) and whether it was read as a neighbouring term */
+struct query {
+	char **text;		/* folded, distinct */
+	size_t nq;
+	int f[MAXFIELDS];
+	size_t nf;
+	long *term[MAXFIELDS];
+	char *typo[MAXFIELDS];
 };
 
-/* "bm25: daft, punk in artist; 'metalica' read as 'metallica'" */
+/* "bm25: daft, punk in artist; 'metalica' read as 'metallica'", a part
+ * per field that matched */
 static void
-why(struct rec_buf *b, const struct rec_bm25 *x, int f,
-    const struct qterm *q, size_t nq, uint32_t doc, double k1, double bb)
+why(struct rec_buf *b, const struct rec_bm25 *x, const struct query *q,
+    uint32_t doc, double k1, double bb)
 {
-	size_t i, n = 0;
+	size_t i, j, n;
+	int any = 0;
 
 	rec_buf_reset(b);
 	rec_buf_adds(b, "bm25: ");
-	for (i = 0; i < nq; i++) {
-		const struct rec_bm25_field *fl = &x->field[f];
-		if (q[i].term < 0 || rec_bm25_score_doc(x, f, &q[i].term, 1, k1,
-		    bb, doc) <= 0)
-			continue;
-		rec_buf_printf(b, "%s%.*s", n++ ? ", " : "",
-		    (int)(fl->termoff[q[i].term + 1] - fl->termoff[q[i].term]),
-		    fl->termchars + fl->termoff[q[i].term]);
-	}
-	rec_buf_printf(b, " in %s", x->field[f].name);
-	for (i = 0; i < nq; i++)
-		if (q[i].typo) {
-			const struct rec_bm25_field *fl = &x->field[f];
-			rec_buf_printf(b, "; '%s' read as '%.*s'", q[i].text,
-			    (int)(fl->termoff[q[i].term + 1] -
-			    fl->termoff[q[i].term]),
-			    fl->termchars + fl->termoff[q[i].term]);
+	for (j = 0; j < q->nf; j++) {
+		const struct rec_bm25_field *fl = &x->field[q->f[j]];
+		n = 0;
+		for (i = 0; i < q->nq; i++) {
+			long t = q->term[j][i];
+			if (t < 0 || rec_bm25_score_doc(x, q->f[j], &t, 1, k1,
+			    bb, doc) <= 0)
+				continue;
+			rec_buf_printf(b, "%s%s%.*s", !n && any ? "; " : "",
+			    n ? ", " : "", (int)(fl->termoff[t + 1] -
+			    fl->termoff[t]), fl->termchars + fl->termoff[t]);
+			n++;
 		}
+		if (!n)
+			continue;
+		rec_buf_printf(b, " in %s", fl->name);
+		any = 1;
+		for (i = 0; i < q->nq; i++) {
+			long t = q->term[j][i];
+			if (q->typo[j][i] && rec_bm25_score_doc(x, q->f[j], &t,
+			    1, k1, bb, doc) > 0)
+				rec_buf_printf(b, "; '%s' read as '%.*s'",
+				    q->text[i], (int)(fl->termoff[t + 1] -
+				    fl->termoff[t]), fl->termchars +
+				    fl->termoff[t]);
+		}
+	}
+}
+
+/* a document's score: the sum over the fields; with conj, 0 unless
+ * every word matches in some field */
+static double
+doc_score(const struct rec_bm25 *x, const struct query *q, int conj,
+    double k1, double bb, uint32_t d)
+{
+	double sc = 0;
+	size_t i, j;
+
+	for (i = 0; conj && i < q->nq; i++) {
+		int hit = 0;
+		for (j = 0; j < q->nf && !hit; j++)
+			hit = q->term[j][i] >= 0 && rec_bm25_score_doc(x,
+			    q->f[j], &q->term[j][i], 1, k1, bb, d) > 0;
+		if (!hit)
+			return 0;
+	}
+	for (j = 0; j < q->nf; j++)
+		sc += rec_bm25_score_doc(x, q->f[j], q->term[j], q->nq, k1, bb,
+		    d);
+	return sc;
 }
 
 int
@@ -205,16 +247,16 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *cat = NULL, *fname = "all", *src = "bm25";
+	const char *cat = NULL, *fname[MAXFIELDS] = { "all" }, *src = "bm25";
+	size_t nfname = 0;
 	struct rec_buf text = {0}, norm = {0}, wb = {0};
 	struct rec_bm25 x;
-	struct qterm *q = NULL;
+	struct query q;
 	struct rec_scored *hits;
 	struct rec_writer w;
-	size_t nq = 0, nh, i, k = 0;
-	long *terms;
+	size_t nh, i, j, k = 0;
 	double k1 = 1.2, bb = 0.75;
-	int c, all = 0, conj = 0, exact = 0, doindex = 0, mp = 0, exh = 0, f;
+	int c, all = 0, conj = 0, exact = 0, doindex = 0, mp = 0, exh = 0;
 	unsigned long nout = 0, nin = 0;
 	char *end;
 	const char *p, *s;
@@ -233,7 +275,11 @@ main(int argc, char **argv)
 			break;
 		case 'd': cat = optarg; break;
 		case 'e': exact = 1; break;
-		case 'f': fname = optarg; break;
+		case 'f':
+			if (nfname == MAXFIELDS)
+				rec_usage_die("-f: at most %d fields", MAXFIELDS);
+			fname[nfname++] = optarg;
+			break;
 		case 'I': doindex = 1; break;
 		case 'K':
 			k1 = strtod(optarg, &end);
@@ -263,41 +309,50 @@ main(int argc, char **argv)
 		rec_buf_addc(&text, ' ');
 	}
 	open_index(&x, cat);
-	f = resolve_field(&x, cat, fname);
+	memset(&q, 0, sizeof q);
+	q.nf = nfname ? nfname : 1;
+	for (j = 0; j < q.nf; j++) {
+		q.f[j] = resolve_field(&x, cat, fname[j]);
+		for (i = 0; i < j; i++)
+			if (q.f[i] == q.f[j])
+				rec_usage_die("-f: field '%s' given twice",
+				    fname[j]);
+	}
 	rec_norm(&norm, text.data, text.len);
 	for (p = norm.data; p && *p; p = *s ? s + 1 : s) {
 		s = strchr(p, ' ');
 		if (!s)
 			s = p + strlen(p);
-		q = xrealloc(q, (nq + 1) * sizeof *q);
-		q[nq].text = xstrndup(p, (size_t)(s - p));
-		q[nq].term = rec_bm25_term(&x, f, p, (size_t)(s - p));
-		q[nq].typo = 0;
-		if (q[nq].term < 0 && !exact) {
-			q[nq].term = rec_bm25_closest_term(&x, f, p,
-			    (size_t)(s - p));
-			q[nq].typo = q[nq].term >= 0;
-		}
 		/* a word said twice counts once: a long text must not
 		 * be about its commonest words */
-		for (i = 0; i < nq && (q[nq].term < 0 ||
-		    q[i].term != q[nq].term); i++)
+		for (i = 0; i < q.nq && (strlen(q.text[i]) != (size_t)(s - p) ||
+		    strncmp(q.text[i], p, (size_t)(s - p))); i++)
 			;
-		if (i < nq)
-			free(q[nq].text);
-		else
-			nq++;
+		if (i < q.nq)
+			continue;
+		q.text = xrealloc(q.text, (q.nq + 1) * sizeof *q.text);
+		q.text[q.nq++] = xstrndup(p, (size_t)(s - p));
 	}
-	if (!nq)
+	if (!q.nq)
 		rec_usage_die("the query has no words");
-	terms = xmalloc(nq * sizeof *terms);
-	for (i = 0; i < nq; i++)
-		terms[i] = q[i].term;
+	for (j = 0; j < q.nf; j++) {
+		q.term[j] = xmalloc(q.nq * sizeof *q.term[j]);
+		q.typo[j] = xcalloc(q.nq, 1);
+		for (i = 0; i < q.nq; i++) {
+			size_t n = strlen(q.text[i]);
+			q.term[j][i] = rec_bm25_term(&x, q.f[j], q.text[i], n);
+			if (q.term[j][i] < 0 && !exact) {
+				q.term[j][i] = rec_bm25_closest_term(&x, q.f[j],
+				    q.text[i], n);
+				q.typo[j][i] = q.term[j][i] >= 0;
+			}
+		}
+	}
 	rec_writer_init(&w, 1, mp);
 	if (!all && rec_stdin_is_pool()) {
 		struct rec_pool pool;
 		struct rec_reader r;
-		size_t nd = 0, j;
+		size_t nd = 0;
 
 		rec_reader_init(&r, 0, "stdin");
 		rec_pool_read(&pool, &r);
@@ -307,15 +362,10 @@ main(int argc, char **argv)
 			long d = rec_bm25_doc(&x, pool.ids.key[i],
 			    pool.ids.keylen[i]);
 			double sc;
-			size_t miss;
 			if (d < 0)
 				continue;
-			for (miss = 0, j = 0; conj && j < nq; j++)
-				miss += rec_bm25_score_doc(&x, f, &terms[j], 1,
-				    k1, bb, (uint32_t)d) <= 0;
-			sc = rec_bm25_score_doc(&x, f, terms, nq, k1, bb,
-			    (uint32_t)d);
-			if (sc <= 0 || miss)
+			sc = doc_score(&x, &q, conj, k1, bb, (uint32_t)d);
+			if (sc <= 0)
 				continue;
 			hits[nd].index = i;	/* pool id index */
 			hits[nd++].score = sc;
@@ -327,7 +377,7 @@ main(int argc, char **argv)
 			size_t id = hits[i].index;
 			long d = rec_bm25_doc(&x, pool.ids.key[id],
 			    pool.ids.keylen[id]);
-			why(&wb, &x, f, q, nq, (uint32_t)d, k1, bb);
+			why(&wb, &x, &q, (uint32_t)d, k1, bb);
 			nout += rec_write_scored(&w, &pool, pool.ids.key[id],
 			    pool.ids.keylen[id], hits[i].score, src, wb.data,
 			    k - nout);
@@ -337,33 +387,73 @@ main(int argc, char **argv)
 	} else {
 		if (!k)
 			k = 100;
-		hits = xmalloc(k * sizeof *hits);
-		nh = rec_bm25_search(&x, f, terms, nq, conj, k1, bb, k, exh,
-		    hits);
+		if (q.nf == 1) {
+			hits = xmalloc(k * sizeof *hits);
+			nh = rec_bm25_search(&x, q.f[0], q.term[0], q.nq, conj,
+			    k1, bb, k, exh, hits);
+		} else {
+			/* several fields: every document a term of a field
+			 * reaches, scored over all the fields */
+			struct rec_scored *one = xmalloc((size_t)x.ndocs *
+			    sizeof *one);
+			unsigned char *seen = xcalloc(x.ndocs ? x.ndocs : 1, 1);
+			size_t n1, nd = 0;
+			hits = xmalloc(((size_t)x.ndocs + 1) * sizeof *hits);
+			for (j = 0; j < q.nf; j++) {
+				n1 = rec_bm25_search(&x, q.f[j], q.term[j], q.nq,
+				    0, k1, bb, x.ndocs, 1, one);
+				for (i = 0; i < n1; i++) {
+					uint32_t d = (uint32_t)one[i].index;
+					double sc;
+					if (seen[d]++)
+						continue;
+					sc = doc_score(&x, &q, conj, k1, bb, d);
+					if (sc <= 0)
+						continue;
+					hits[nd].index = d;
+					hits[nd++].score = sc;
+				}
+			}
+			rec_scored_sort(hits, nd, sizeof *hits);
+			nh = nd < k ? nd : k;
+			free(one);
+			free(seen);
+		}
 		for (i = 0; i < nh; i++) {
 			const char *id = x.idchars + x.idoff[hits[i].index];
-			why(&wb, &x, f, q, nq, (uint32_t)hits[i].index, k1, bb);
+			why(&wb, &x, &q, (uint32_t)hits[i].index, k1, bb);
 			nout += rec_write_scored(&w, NULL, id, strlen(id),
 			    hits[i].score, src, wb.data, 1);
 		}
 	}
 	if (!nout) {
-		struct rec_buf msg = {0};
-		for (i = 0; i < nq; i++)
-			if (q[i].term < 0)
+		struct rec_buf msg = {0}, fields = {0};
+		for (i = 0; i < q.nq; i++) {
+			int found = 0;
+			for (j = 0; j < q.nf; j++)
+				found |= q.term[j][i] >= 0;
+			if (!found)
 				rec_buf_printf(&msg, "%s'%s'", msg.len ? ", " :
-				    "", q[i].text);
+				    "", q.text[i]);
+		}
+		for (j = 0; j < q.nf; j++)
+			rec_buf_printf(&fields, "%s%s", j ? ", " : "",
+			    x.field[q.f[j]].name);
 		if (msg.len)
-			rec_warn("no match in %s for %s", x.field[f].name,
+			rec_warn("no match in %s for %s", fields.data,
 			    msg.data);
 		rec_buf_free(&msg);
+		rec_buf_free(&fields);
 	}
 	rec_writer_close(&w);
 	rec_trace_count(nin, nout);
-	for (i = 0; i < nq; i++)
-		free(q[i].text);
-	free(q);
-	free(terms);
+	for (i = 0; i < q.nq; i++)
+		free(q.text[i]);
+	free(q.text);
+	for (j = 0; j < q.nf; j++) {
+		free(q.term[j]);
+		free(q.typo[j]);
+	}
 	free(hits);
 	rec_buf_free(&text);
 	rec_buf_free(&norm);

@@ -26,6 +26,21 @@ test_ok 'the exact title ranks first' \
 	'test "$(rec-bm25 -k 1 -f track_name nothing else matters < /dev/null | ids)" = "s06 "'
 test_ok 'records carry src, scores and why' \
 	'rec-bm25 -f track_name karma police < /dev/null | grep -q "\"src\":\"bm25\",\"scores\":{\"bm25\":[0-9.]*},\"why\":\"bm25: karma, police in track_name\""'
+# Fields together: "halo party" -- halo in s03's title, party in the
+# playlists of s01, s03, s08, s09: s03 has both, so its score is the sum
+# of its two one-field scores, and it comes first.
+test_ok 'several fields: the scores summed, each word in any field' \
+	'rec-bm25 -f track_name -f playlist halo party < /dev/null > both &&
+	 test "$(ids < both | cut -d" " -f1)" = s03 &&
+	 a=$(rec-bm25 -f track_name halo < /dev/null | sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/") &&
+	 b=$(rec-bm25 -f playlist party < /dev/null | grep "\"s03\"" | sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/") &&
+	 s=$(head -1 both | sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/") &&
+	 awk -v s="$s" -v a="$a" -v b="$b" "BEGIN { d = s - a - b; if (d < 0) d = -d; exit !(d < 1e-9) }" &&
+	 head -1 both | grep -q "\"why\":\"bm25: halo in track_name; party in playlist\"" &&
+	 test "$(rec-bm25 -A -f track_name -f playlist halo party < /dev/null | ids)" = "s03 " &&
+	 test "$(echo "{\"id\":\"s08\"}" | rec-bm25 -f track_name -f playlist halo party | ids)" = "s08 "'
+test_fail 'a field given twice' 2 "-f: field 'playlist' given twice" \
+	'rec-bm25 -f playlist -f playlist party < /dev/null'
 test_ok 'a role names its column' \
 	'test "$(rec-bm25 -f creator daft punk < /dev/null | ids)" = "s01 s02 "'
 test_ok 'a typo finds the closest term and says so' \
