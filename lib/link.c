@@ -316,13 +316,15 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	if (rec_strs_has(&in->concepts, x->name, 0))
 		return;
 	rec_strs_add(&in->concepts, x->name);
-	for (i = 0; i < g->tags.n; i++) {
+	/* who it is for guides the choice; it is not the topic */
+	for (i = 0; x->facet != REC_FACET_AUDIENCE && i < g->tags.n; i++) {
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
 		rec_strs_add(&in->tags, b.data);
-		if (x->title)
-			rec_strs_add(&in->themes, g->tags.v[i]);
 	}
+	/* a theme a title may carry: its name ("Christmas") */
+	if (x->title)
+		rec_strs_add(&in->themes, x->name);
 	if (g->need) {
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, "%s:%s", fn, g->need);

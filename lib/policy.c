@@ -236,16 +236,71 @@ order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 		rec_buf_adds(o, "rowid");
 }
 
+/* The tag values the seeds have, as words for the tag fields (at most
+ * max), and into cats the categories of the complete columns they
+ * have ("action|sci-fi"): what "like X" means when X is an item. */
+static void
+seed_tags(struct rec_kb *kb, const struct rec_strs *seeds, size_t max,
+    struct rec_buf *words, struct rec_buf *cats)
+{
+	static const char what[] = "reading the tags of liked items";
+	struct rec_buf sql = {0}, f = {0};
+	size_t i, s, n = 0;
+
+	for (s = 0; s < seeds->n && s < 5; s++)
+		for (i = 0; i < kb->ntc; i++) {
+			const struct rec_tagcol *tc = &kb->tc[i];
+			sqlite3_stmt *st;
+			rec_buf_reset(&sql);
+			if (tc->list)
+				rec_buf_printf(&sql, "SELECT j.value FROM items, "
+				    "json_each(items.\"%s\") j WHERE items.id = ?",
+				    tc->name);
+			else
+				rec_buf_printf(&sql, "SELECT \"%s\" FROM items "
+				    "WHERE id = ? AND \"%s\" IS NOT NULL", tc->name,
+				    tc->name);
+			st = rec_catalog_prepare(kb->cat, sql.data, what);
+			sqlite3_bind_text(st, 1, seeds->v[s], -1, SQLITE_STATIC);
+			while (rec_catalog_step(kb->cat, st, what)) {
+				const char *v = (const char *)
+				    sqlite3_column_text(st, 0);
+				size_t k;
+				rec_buf_reset(&f);
+				rec_norm(&f, v ? v : "", v ? strlen(v) : 0);
+				if (!f.len || rec_hash_get(&kb->creator, f.data,
+				    f.len) != (size_t)-1)
+					continue;
+				k = rec_hash_get(&tc->val, f.data, f.len);
+				if (tc->cover >= 0.97 && k != (size_t)-1 &&
+				    (double)tc->count[k] * 200 >=
+				    (double)kb->nitems && (!cats->data ||
+				    !strstr(cats->data, f.data)))
+					rec_buf_printf(cats, "%s%s", cats->len ?
+					    "|" : "", f.data);
+				if (n < max && (!words->data ||
+				    !strstr(words->data, f.data))) {
+					rec_buf_printf(words, "%s%s", words->len ?
+					    " " : "", f.data);
+					n++;
+				}
+			}
+			sqlite3_reset(st);
+		}
+	rec_buf_free(&sql);
+	rec_buf_free(&f);
+}
+
 void
 rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
-	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0};
+	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0}, seedcats = {0};
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
-	int liked_creators = 0;
+	int liked_creators = 0, prefer = 0, audience = 0;
 	int sources;
 
 	memset(p, 0, sizeof *p);
@@ -324,7 +379,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "text",
 			    "-S", kb->enc_space, "-k", "100", "-l", b.data,
 			    (char *)NULL);
-		/* the same tags as their creators */
+		/* the same tags as them and their creators, and their
+		 * categories preferred */
+		rec_buf_reset(&w);
+		rec_buf_reset(&seedcats);
+		seed_tags(kb, &in->liked_items, 12, &w, &seedcats);
 		for (i = 0; kb->c_creator && i < in->liked_items.n && i < 3;
 		    i++) {
 			char *cr = rec_catalog_field(kb->cat, kb->c_creator,
@@ -333,7 +392,6 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 				rec_strs_add(&byc, cr);
 			free(cr);
 		}
-		rec_buf_reset(&w);
 		for (i = 0; i < byc.n; i++)
 			creator_tags(kb, byc.v[i], 6, &w);
 		if (w.len && kb->has_bm25)
@@ -439,11 +497,27 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		prior = 1;
 	}
 	for (i = 0; i < in->prefer.n; i++) {
+		int f;
+		const char *g = rec_facet_split(in->prefer.v[i], &f);
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
 		rec_buf_adds(&b, b.len ? " AND " : "");
-		rec_kb_cat_sql(kb, rec_facet_split(in->prefer.v[i], NULL), &b);
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prefer", "-k",
+		rec_kb_cat_sql(kb, g, &b);
+		/* who it is for guides; a mood or a genre leads */
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", f ==
+		    REC_FACET_AUDIENCE ? "audience" : "prefer", "-k", "300", "-w",
+		    b.data, "-o", o.data, (char *)NULL);
+		if (f == REC_FACET_AUDIENCE)
+			audience = 1;
+		else
+			prefer = 1;
+	}
+	if (seedcats.len) {
+		rec_buf_reset(&b);
+		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
+		rec_buf_adds(&b, b.len ? " AND " : "");
+		rec_kb_cat_sql(kb, seedcats.data, &b);
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "seedcats", "-k",
 		    "300", "-w", b.data, "-o", o.data, (char *)NULL);
 	}
 	if (cond.len)
@@ -456,11 +530,18 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "title", 4);
 		if (by)
 			weight(r, "creator", 2);
+		/* popularity: all there is to go on, what was asked for,
+		 * a weak hint beside items liked, and otherwise as much as
+		 * the topic (a topic's best-known items first) */
 		if (prior)
-			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 1.5 :
-			    0.3);
-		if (in->prefer.n)
-			weight(r, "prefer", 0.6);
+			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 3 :
+			    in->liked_items.n || in->similar.n ? 0.1 : 1);
+		if (seedcats.len)
+			weight(r, "seedcats", 0.5);
+		if (prefer)
+			weight(r, "prefer", 1.2);
+		if (audience)
+			weight(r, "audience", 0.6);
 		if (meaning)
 			weight(r, "meaning", sources > 1 ? 0.4 : 1);
 		if (liked)
@@ -529,6 +610,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&w);
 	rec_buf_free(&cond);
 	rec_buf_free(&o);
+	rec_buf_free(&seedcats);
 }
 
 void
