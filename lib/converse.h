@@ -76,6 +76,8 @@ struct rec_intent {
 					 * song on another release */
 	struct rec_strs last;	/* the last turn's list, in order */
 	struct rec_strs boost;	/* items liked before: a mild boost */
+	struct rec_strs earlier_items;	/* named as liked in earlier turns,
+					 * before the subject changed */
 	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
 	struct rec_cons cons[REC_MAXC];
@@ -84,6 +86,9 @@ struct rec_intent {
 	int k;
 	char *user;
 	struct rec_buf said;	/* what was understood, for the reply */
+	/* creators whose name the message used as a word ("focus"): not
+	 * shown this turn */
+	struct rec_strs avoid;
 	/* a question about the catalog instead of a request, this turn */
 	int question;		/* enum rec_question */
 	char *subject;		/* what it asks about: an item or a creator */
@@ -109,6 +114,7 @@ struct rec_ground {			/* a concept in a catalog's terms */
 	char *prefer;			/* "a|b": categories to prefer */
 	int num[3];			/* which of its numbers apply */
 };
+struct rec_textenc_db;
 struct rec_kb {
 	struct rec_catalog *cat;
 	const char *catalog;		/* cat->path */
@@ -139,6 +145,7 @@ struct rec_kb {
 	char *dense_space;		/* audio, or the first other space */
 	char *text_space;		/* a space embedded by a server */
 	char *enc_space;		/* the encoder of rec-train text */
+	struct rec_textenc_db *enc;	/* and its words, or NULL */
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);
@@ -146,6 +153,8 @@ void rec_kb_free(struct rec_kb *kb);
 /* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);
 int rec_kb_has_column(const struct rec_kb *kb, const char *col);
+/* whether the catalog's text encoder knows the word (not by pieces) */
+int rec_kb_word_known(const struct rec_kb *kb, const char *w);
 /* whether w (a word or words) is, or is made of words of, a tag value */
 int rec_kb_tag_known(const struct rec_kb *kb, const char *w);
 /* whether v is a category of the catalog (a tag value on 0.5% of the

@@ -134,8 +134,10 @@ static const struct {
 	L(disliked_creators), L(similar), L(seen), L(wanted), L(tags),
 	L(disliked_tags), L(need), L(prefer), L(concepts), L(words),
 	L(themes), L(colls), L(shown), L(shown_keys), L(last), L(earlier_creators),
+	L(earlier_items),
 #undef L
 	{ NULL, offsetof(struct rec_intent, boost) },
+	{ NULL, offsetof(struct rec_intent, avoid) },
 };
 #define NLISTS (sizeof lists / sizeof lists[0])
 

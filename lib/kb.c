@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "converse.h"
+#include "retrieve.h"
 
 #define LOADING "loading the catalog's vocabulary"
 
@@ -433,6 +434,13 @@ rec_kb_load(const char *catalog)
 			load_tagcol(kb, kb->c_tags[i], kb->c_tags_list[i]);
 	}
 	ground(kb);
+	if (kb->enc_space) {
+		kb->enc = xcalloc(1, sizeof *kb->enc);
+		if (!rec_textenc_db_open(kb->enc, db, kb->enc_space)) {
+			free(kb->enc);
+			kb->enc = NULL;
+		}
+	}
 	rec_buf_free(&sql);
 	rec_buf_free(&n);
 	return kb;
@@ -485,8 +493,26 @@ rec_kb_free(struct rec_kb *kb)
 		free(kb->c_tags[i]);
 	free(kb->c_tags);
 	free(kb->c_tags_list);
+	if (kb->enc) {
+		rec_textenc_db_close(kb->enc);
+		free(kb->enc);
+	}
 	rec_catalog_close(kb->cat);
 	free(kb);
+}
+
+int
+rec_kb_word_known(const struct rec_kb *kb, const char *w)
+{
+	float *vec, idf;
+	int ok;
+
+	if (!kb->enc)
+		return 0;
+	vec = xmalloc(kb->enc->e.dim * sizeof *vec);
+	ok = rec_textenc_db_lookup(kb->enc, w, strlen(w), vec, &idf);
+	free(vec);
+	return ok;
 }
 
 size_t

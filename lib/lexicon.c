@@ -72,9 +72,10 @@ const struct rec_concept rec_concepts[] = {
 	  "romantic|romance|love songs|love song|in love|wedding|weddings|"
 	  "anniversary|valentine|valentines|date night|romantico|romantica|"
 	  "romanticas|romanticos|romantique|romantiques|amour|liebe|"
-	  "romantisch|boda|bodas|mariage|hochzeit|casamento|amor",
+	  "romantisch|boda|bodas|mariage|hochzeit|casamento|amor|sexy|"
+	  "sensual|intimate|love making|lovemaking|slow jams|sex|seductive",
 	  "love|romantic|love songs|wedding|ballad|ballads|romance|soul|"
-	  "love song", "romance", NULL, 0, { NONE, NONE, NONE } },
+	  "love song", "romance", NULL, 1, { NONE, NONE, NONE } },
 	{ "acoustic", REC_FACET_MOOD,
 	  "acoustic|unplugged|acustico|acustica|acoustique|akustisch",
 	  "acoustic|unplugged|folk|singer-songwriter|acoustic guitar", NULL,
@@ -99,7 +100,8 @@ const struct rec_concept rec_concepts[] = {
 	{ "workout", REC_FACET_ACTIVITY,
 	  "workout|work out|working out|gym|exercise|exercising|training|"
 	  "run|running|runs|jog|jogging|cardio|lifting|fitness|motivation|"
-	  "motivating|motivational|entrenar|entrenamiento|gimnasio|correr|"
+	  "motivating|motivational|motivated|pump me up|get going|hype me|"
+	  "entrenar|entrenamiento|gimnasio|correr|"
 	  "ejercicio|deporte|courir|musculation|sport|laufen|joggen|"
 	  "treino|academia",
 	  "workout|gym|running|motivation|power|energetic|pump up|cardio|"
@@ -110,7 +112,7 @@ const struct rec_concept rec_concepts[] = {
 	  "fiesta|fiestas|bailar|baile|fete|soiree|danser|tanzen|feiern|"
 	  "festa|dancar|jump around",
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
-	  NULL, NULL, 0, { N("danceability", ">", 0.7), NONE, NONE } },
+	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE } },
 	{ "sleep", REC_FACET_ACTIVITY,
 	  "sleep|sleeping|asleep|bedtime|fall asleep|dormir|schlafen|"
 	  "einschlafen|sommeil|dormi|nap",
@@ -130,6 +132,30 @@ const struct rec_concept rec_concepts[] = {
 	  "autobahn|dirigir|estrada",
 	  "driving|road trip|roadtrip|summer|rock|classic rock", NULL, NULL, 0,
 	  { N("energy", ">=", 0.6), NONE, NONE } },
+	{ "chores", REC_FACET_ACTIVITY,
+	  "chores|cleaning|housework|cooking|baking|kitchen|cook|clean the "
+	  "house|limpiar|cocinar|menage|cuisine|putzen|kochen",
+	  "happy|fun|feel good|upbeat|pop|party|summer", NULL, NULL, 0,
+	  { N("valence", ">=", 0.55), NONE, NONE } },
+	{ "outdoors", REC_FACET_ACTIVITY,
+	  "hiking|hike|walking|walk|outdoors|outdoor|nature|camping|"
+	  "senderismo|caminar|randonnee|wandern",
+	  "folk|indie|acoustic|indie folk|americana|singer-songwriter|"
+	  "country", NULL, NULL, 0, { N("energy", ">=", 0.4), NONE, NONE } },
+	{ "night", REC_FACET_ACTIVITY,
+	  "night|late night|midnight|evening|nighttime|noche|nuit|nacht",
+	  "chill|night|late night|smooth|r&b|soul|ambient|chillout|"
+	  "downtempo|trip-hop", NULL, NULL, 0,
+	  { N("energy", "<=", 0.65), NONE, NONE } },
+	{ "gaming", REC_FACET_ACTIVITY,
+	  "gaming|video games|video game|game night|gameboard|board games|"
+	  "games|jugar|jeux",
+	  "electronic|video game music|soundtrack|chiptune|edm|dubstep",
+	  NULL, NULL, 0, { N("energy", ">=", 0.6), NONE, NONE } },
+	{ "nostalgia", REC_FACET_ERA,
+	  "nostalgia|nostalgic|throwback|throwbacks|good old days|retro",
+	  "oldies|80s|90s|70s|classic rock|classic|retro", NULL, NULL, 0,
+	  { N("year", "<", 2005), NONE, NONE } },
 	{ "christmas", REC_FACET_THEME,
 	  "christmas|xmas|navidad|navidena|navidenas|noel|weihnachten|"
 	  "weihnacht|natal|holiday season",
@@ -137,7 +163,7 @@ const struct rec_concept rec_concepts[] = {
 	  NULL, 1, { NONE, NONE, NONE } },
 	{ "summer", REC_FACET_THEME,
 	  "summer|beach|sunny|verano|playa|ete|plage|sommer|strand|verao",
-	  "summer|beach|sunny|tropical|reggae", NULL, NULL, 0,
+	  "summer|beach|sunny|tropical|reggae", NULL, NULL, 1,
 	  { N("valence", ">=", 0.5), NONE, NONE } },
 	/* film genres and what people call them */
 	{ "funny", REC_FACET_GENRE,
@@ -229,6 +255,11 @@ const struct rec_concept rec_concepts[] = {
 	{ "country", REC_FACET_GENRE, "country|country music|western music",
 	  "country|classic country|americana|bluegrass", "country", NULL, 0,
 	  { NONE, NONE, NONE } },
+	{ "afrobeats", REC_FACET_GENRE,
+	  "afrobeats|afrobeat|afropop|afro pop|amapiano|afro|naija|"
+	  "afrofusion",
+	  "afrobeat|afrobeats|afropop|african|amapiano|nigerian|afro pop|"
+	  "highlife|azonto", NULL, NULL, 0, { NONE, NONE, NONE } },
 	{ "gospel", REC_FACET_GENRE,
 	  "gospel|worship|christian|praise|religious|church",
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,

@@ -197,6 +197,12 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 
 	for (j = i; j < i + n; j++)
 		len += strlen(ws->w[j]) + (j > i);
+	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
+	 * quotes or a cue */
+	for (j = i; j < i + n && rec_lex_filler(ws->w[j]); j++)
+		;
+	if (j == i + n && !quoted)
+		return cued_before(ws, i) ? n > 1 ? 2 : 1 : 0;
 	if (quoted || (whole(ws, i, n) && (rare || n > 1)))
 		return 2;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && cued_after(ws,
@@ -204,7 +210,10 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	    at(ws, i + n, "is"))))
 		return rare || cap || n > 1 ? 2 : 1;
 	if (cap && (n > 1 || len >= 4))
-		return rare || n > 1 ? 2 : 1;
+		/* one capitalised word is more often a person ("Bruce
+		 * Willis", "Paul") than a title named without a cue */
+		return (rare || n > 1) && (n > 1 || kind == NAME_CREATOR) ?
+		    2 : 1;
 	if (kind == NAME_CREATOR) {
 		/* "daft punk", "eminem": rare words; one short word only
 		 * next to another name ("muse and queen") */
@@ -283,6 +292,9 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		rec_strs_add(&in->tags, b.data);
 		if (rec_kb_category(kb, tag, &hard))
 			rec_strs_add(hard ? &in->need : &in->prefer, b.data);
+		/* a genre's name in a title goes with it ("Jailhouse
+		 * Rock") */
+		rec_strs_add(&in->themes, tag);
 		rec_intent_said(in, "%s", tag);
 	}
 	rec_buf_free(&b);
@@ -322,9 +334,10 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
 		rec_strs_add(&in->tags, b.data);
 	}
-	/* a theme a title may carry: its name ("Christmas") */
+	/* a theme a title may carry, in the words the person used
+	 * ("christmas", "dance party") */
 	if (x->title)
-		rec_strs_add(&in->themes, x->name);
+		rec_strs_add(&in->themes, said ? said : x->name);
 	if (g->need) {
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, "%s:%s", fn, g->need);
@@ -477,7 +490,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			} else if (te == 2) {
 				add_title(kb, ws, i, in, kb->tid[tk], g.data);
 				mark(ws, i, n);
-			}
+			} else if (ck != (size_t)-1 && n == 1 && !ws->used[i])
+				/* read as a word, not the name: showing that
+				 * creator would look like the misreading */
+				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
 	/* misspelt names */
 	for (n = 4; n >= 1; n--)
@@ -513,7 +529,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		if (ws->used[i] || rec_lex_filler(w) || strlen(w) < 3 ||
 		    isdigit((unsigned char)w[0]))
 			continue;
-		if (!ws->neg[i] && ws->mode[i] != REC_LINK_DISLIKE)
+		/* a word the catalog's encoder knows: chit-chat words
+		 * ("definitely", "tends") would only add noise */
+		if (!ws->neg[i] && ws->mode[i] != REC_LINK_DISLIKE &&
+		    (!kb->enc || rec_kb_word_known(kb, w)))
 			rec_strs_add(&in->words, w);
 	}
 	rec_buf_free(&g);

@@ -877,15 +877,36 @@ merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
 		in->user = xstrdup(prev->user);
 	for (i = 0; i < prev->disliked_tags.n; i++)
 		rec_strs_add(&in->disliked_tags, prev->disliked_tags.v[i]);
-	/* a new subject replaces the old one */
+	/* a new subject replaces the old one; the items liked before stay
+	 * as earlier seeds, weaker */
+	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
 	if (cont || !has_subject(in)) {
 		rec_strs_copy(&in->liked_items, &prev->liked_items);
 		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
 		rec_strs_copy(&in->similar, &prev->similar);
 		rec_strs_copy(&in->colls, &prev->colls);
 		drop = set & ~(1u << REC_FACET_GENRE);
-	} else
+	} else {
+		for (i = 0; i < prev->liked_items.n; i++)
+			if (!rec_strs_has(&in->liked_items, prev->liked_items.v[i],
+			    0) && !rec_strs_has(&in->wanted,
+			    prev->liked_items.v[i], 0))
+				rec_strs_add(&in->earlier_items,
+				    prev->liked_items.v[i]);
 		drop = set | (1u << REC_FACET_GENRE);
+	}
+	/* what the person turned down is no seed */
+	for (i = 0; i < in->disliked_items.n; i++) {
+		size_t j;
+		for (j = 0; j < in->earlier_items.n; j++)
+			if (!strcmp(in->earlier_items.v[j],
+			    in->disliked_items.v[i])) {
+				free(in->earlier_items.v[j]);
+				in->earlier_items.v[j] =
+				    in->earlier_items.v[--in->earlier_items.n];
+				break;
+			}
+	}
 	if (cont)
 		drop = 0;
 	if (in->popular == 3) {	/* "any genre" */
@@ -914,7 +935,8 @@ merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
 		if (!down && !(drop & (1u << f)) && strncmp(name, "not:", 4))
 			rec_strs_add(&in->concepts, name);
 	}
-	if (!has_subject(in) || cont)
+	/* words of meaning belong to their message, unless it goes on */
+	if (cont)
 		rec_strs_copy(&in->words, &prev->words);
 	rec_strs_copy(&in->themes, &prev->themes);
 	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {

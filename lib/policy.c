@@ -214,7 +214,12 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 static void
 weight(struct rec_stage *s, const char *src, double w)
 {
-	char b[64];
+	char b[64], env[64];
+	const char *e;
+
+	snprintf(env, sizeof env, "TUNE_%s", src);
+	if ((e = getenv(env)))
+		w = atof(e);
 
 	snprintf(b, sizeof b, "%s=%g", src, w);
 	arg(s, "-W");
@@ -296,11 +301,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
 	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0}, seedcats = {0};
+	struct rec_buf topic = {0};
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
-	int liked_creators = 0, prefer = 0, audience = 0;
+	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
+	int mood = 0;
 	int sources;
 
 	memset(p, 0, sizeof *p);
@@ -329,6 +336,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_addc(&cond, ')');
 		}
 	}
+	for (i = 0; i < in->avoid.n && kb->c_creator; i++)
+		if (!rec_strs_has(&in->liked_creators, in->avoid.v[i], 0) &&
+		    !rec_strs_has(&in->similar, in->avoid.v[i], 0)) {
+			rec_buf_printf(&cond, "%scoalesce(\"%s\", '') <> ",
+			    cond.len ? " AND " : "", kb->c_creator);
+			sql_str(&cond, in->avoid.v[i]);
+		}
 	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
 		rec_buf_printf(&cond, "%scoalesce(\"%s\", '') <> ", cond.len ?
 		    " AND " : "", kb->c_creator);
@@ -398,6 +412,26 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			tag_stage(kb, p, "liketags", "200", w.data);
 		rec_strs_free(&byc);
 	}
+	/* items liked in earlier turns: weaker seeds */
+	{
+		size_t n = 0;
+		rec_buf_reset(&b);
+		for (i = in->earlier_items.n; i > 0 && n < 10; i--) {
+			const char *id = in->earlier_items.v[i - 1];
+			if (rec_strs_has(&in->liked_items, id, 0))
+				continue;
+			rec_buf_printf(&b, "%s%s", b.len ? "," : "", id);
+			n++;
+		}
+		if (n && kb->has_knn)
+			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "earlier",
+			    "-k", "200", "-l", b.data, (char *)NULL);
+		if (n && kb->enc_space)
+			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s",
+			    "earlier", "-S", kb->enc_space, "-k", "100", "-l",
+			    b.data, (char *)NULL);
+		earlier = n && (kb->has_knn || kb->enc_space);
+	}
 	/* the creators asked for: their items, most popular first */
 	if (in->liked_creators.n && kb->c_creator) {
 		rec_buf_reset(&b);
@@ -428,11 +462,30 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			tag_stage(kb, p, "similar", "300", w.data);
 		similar = 1;
 	}
-	/* the topic: tag words in the tag fields, themes in titles too */
-	rec_buf_reset(&w);
-	words_of_list(&in->tags, &w);
-	if (w.len && kb->has_bm25)
-		tag_stage(kb, p, "topic", "300", w.data);
+	/* the topic: tag words in the tag fields, the genres named apart
+	 * from what moods and occasions mean in tags (one search would be
+	 * about whichever has more words) */
+	{
+		struct rec_strs g = {0}, m = {0};
+		for (i = 0; i < in->tags.n; i++) {
+			int f;
+			rec_facet_split(in->tags.v[i], &f);
+			rec_strs_add(f == REC_FACET_GENRE ? &g : &m,
+			    in->tags.v[i]);
+		}
+		rec_buf_reset(&w);
+		words_of_list(&g, &w);
+		if (w.len && kb->has_bm25)
+			tag_stage(kb, p, "topic", "300", w.data);
+		rec_buf_reset(&w);
+		words_of_list(&m, &w);
+		if (w.len && kb->has_bm25) {
+			tag_stage(kb, p, "mood", "300", w.data);
+			mood = 1;
+		}
+		rec_strs_free(&g);
+		rec_strs_free(&m);
+	}
 	if (in->themes.n && kb->has_bm25 && kb->c_title) {
 		rec_buf_reset(&w);
 		words_of_list(&in->themes, &w);
@@ -487,12 +540,45 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_strs_free(&cr);
 	}
 	sources = (int)p->nsrc - titled;
+	/* the topic's tags that are values of the catalog, as a condition:
+	 * the prior is the topic's best-known items, not the catalog's */
+	rec_buf_reset(&topic);
+	for (i = 0; i < in->tags.n; i++) {
+		int f0, c, numeric = 0;
+		const char *v = rec_facet_split(in->tags.v[i], &f0);
+		struct rec_buf f = {0};
+		size_t t;
+		/* a mood the catalog can measure ("sad": low valence) is
+		 * kept by its numbers; its tags only guide */
+		for (c = 0; c < in->ncons; c++)
+			numeric |= in->cons[c].facet == f0;
+		if (f0 != REC_FACET_GENRE && numeric)
+			continue;
+		rec_norm(&f, v, strlen(v));
+		if (!f.len || rec_hash_get(&kb->tag, f.data, f.len) ==
+		    (size_t)-1) {
+			rec_buf_free(&f);
+			continue;
+		}
+		for (t = 0; t < kb->nc_tags; t++) {
+			rec_buf_printf(&topic, "%shas(\"%s\", ", topic.len ?
+			    " OR " : "", kb->c_tags[t]);
+			sql_str(&topic, f.data);
+			rec_buf_addc(&topic, ')');
+		}
+		rec_buf_free(&f);
+	}
 	/* the catalog under the conditions, most popular (or best)
 	 * first: what a vague request gets, and a tie-breaker for the
 	 * others; the categories preferred, likewise */
 	if (!by || in->popular > 0) {
+		rec_buf_reset(&b);
+		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
+		if (topic.len)
+			rec_buf_printf(&b, "%s(%s)", b.len ? " AND " : "",
+			    topic.data);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prior", "-k",
-		    "300", "-w", cond.len ? cond.data : "1", "-o", o.data,
+		    "300", "-w", b.len ? b.data : "1", "-o", o.data,
 		    (char *)NULL);
 		prior = 1;
 	}
@@ -535,9 +621,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		 * the topic (a topic's best-known items first) */
 		if (prior)
 			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 3 :
-			    in->liked_items.n || in->similar.n ? 0.1 : 1);
+			    in->liked_items.n || in->similar.n ? 0.1 :
+			    in->tags.n && !topic.len && !in->need.n ? 0.3 : 1);
 		if (seedcats.len)
 			weight(r, "seedcats", 0.5);
+		if (earlier)
+			weight(r, "earlier", 0.4);
+		if (mood)
+			weight(r, "mood", 0.7);
 		if (prefer)
 			weight(r, "prefer", 1.2);
 		if (audience)
@@ -553,7 +644,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "liketags", 0.5);
 		}
 		if (in->themes.n)
-			weight(r, "theme", 0.7);
+			weight(r, "theme", 0.5);
 	}
 	rec_buf_reset(&b);
 	for (i = 0; i < in->disliked_items.n; i++)
@@ -563,6 +654,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->shown.v[i]);
 	for (i = 0; i < in->seen.n; i++)
 		rec_buf_printf(&b, "%s%s", b.len ? "," : "", in->seen.v[i]);
+	for (i = 0; i < in->earlier_items.n; i++)
+		rec_buf_printf(&b, "%s%s", b.len ? "," : "",
+		    in->earlier_items.v[i]);
 	for (i = 0; i < in->liked_items.n; i++)
 		if (!rec_strs_has(&in->wanted, in->liked_items.v[i], 0))
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
@@ -611,6 +705,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&cond);
 	rec_buf_free(&o);
 	rec_buf_free(&seedcats);
+	rec_buf_free(&topic);
 }
 
 void
