@@ -63,6 +63,26 @@ while IFS= read -r h; do
 		 ! test -e pwned && j "$h" > out &&
 		 test "$(sqlite3 :memory: "select json_valid(readfile('"'out'"'))")" = 1'
 done < hostile
+# a word that starts with '-' is a value wherever it lands: the plan
+# check (run.c) refuses to print or run a plan where it would not be,
+# reading each tool's options from a table that must match the tool
+UNITS=${REC_TESTBIN:-$(dirname "$REC_BIN")/tests}/units
+test_ok "the plan check: values after their option or after '--', nothing else" \
+	'"$UNITS" plan'
+for t in rec-sql rec-bm25 rec-cf rec-dense rec-semid rec-rank; do
+	test_ok "the plan check reads $t's options as $t does" \
+		'want=$(tr -d "\n\t" < "$TOP/cmd/$t.c" |
+		    grep -o "getopt_long(argc, argv, *\"[^\"]*\"" |
+		    sed "s/.*\"\(.*\)\"/\1/; s/^[:+]*//") &&
+		 test -n "$want" && test "$want" = "$("$UNITS" planopts $t)"'
+done
+cp m.db md.db && rec-train -d md.db text > /dev/null 2>&1 && rec-bm25 -d md.db --index || exit 1
+for h in '-d/etc/passwd --db=/nonexistent' 'songs like -metal --help' '-- -k -1 -n s01'; do
+	test_ok "words that start with '-' are values: $h" \
+		'line=$(rec-plan -d md.db -- "$h rock") &&
+		 PATH="$REC_BIN:$PATH" REC_DB=md.db sh -c "$line" > res && test -s res &&
+		 echo "$h rock" | rec-chat -d md.db > out && grep -q "\"failed\":false" out'
+done
 test_ok 'a newline in the request is only an argument' \
 	'line=$(rec-plan "rock
 touch pwned") && PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned'
