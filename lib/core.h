@@ -132,6 +132,13 @@ int rec_buf_msgpack_write(void *data, const char *p, size_t n);
 /* text.c: UTF-8 and normalisation */
 /* length of the valid UTF-8 prefix of s[0..n); n when all is valid */
 size_t rec_utf8_valid(const char *s, size_t n);
+/* REC_MAX_REQUEST: the longest message rec-plan and rec-chat take, in
+ * bytes (default 64K; outside 16..64M a usage error).  Parsing is
+ * linear, but a message is never cut short: past this it is refused. */
+size_t rec_max_request(void);
+/* why msg[0..n) cannot be a message (longer than the limit, a NUL, not
+ * UTF-8), or NULL when it can */
+const char *rec_message_bad(const char *msg, size_t n);
 /* append s[0..n) folded for matching: lowercase, diacritics removed,
  * runs of spaces and punctuation collapsed to one space, trimmed */
 void rec_norm(struct rec_buf *out, const char *s, size_t n);

@@ -86,8 +86,22 @@ done
 test_ok 'a newline in the request is only an argument' \
 	'line=$(rec-plan "rock
 touch pwned") && PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned'
-test_ok 'a very long request' \
-	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } | rec-plan > out && grep -q rec-rank out'
+# what is read is capped (parsing is linear, but 1 MB took 48 s)
+test_fail 'a request longer than REC_MAX_REQUEST (64K) is refused' 1 \
+	'^rec-plan: the message is longer than 65536 bytes \(REC_MAX_REQUEST\)$' \
+	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } | rec-plan'
+test_fail '... given as arguments too' 1 \
+	'^rec-plan: the message is longer than 65536 bytes \(REC_MAX_REQUEST\)$' \
+	'rec-plan "$(head -c 70000 /dev/zero | tr "\0" "a")" rock'
+test_ok '... and planned under a larger REC_MAX_REQUEST' \
+	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } |
+	 REC_MAX_REQUEST=256K rec-plan > out && grep -q rec-rank out'
+test_fail 'a REC_MAX_REQUEST that is not a size is a usage error' 2 \
+	"^rec-plan: REC_MAX_REQUEST: not a size from 16 to 67108864 bytes" \
+	'REC_MAX_REQUEST=-1 rec-plan rock'
+test_fail 'a request with a NUL byte is refused, not cut short' 1 \
+	'^rec-plan: the message has a NUL byte$' \
+	'printf "rock\000 but not metallica" | rec-plan'
 test_fail 'a request that is not UTF-8' 1 'not valid UTF-8' 'printf "rock \377" | rec-plan'
 test_fail 'no request' 2 'give a MESSAGE' 'rec-plan < /dev/null'
 
