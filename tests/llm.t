@@ -34,6 +34,15 @@ test_ok 'the request the server received' \
 	 grep -q "\"response_format\":{\"type\":\"json_object\"}" s1/request-1 &&
 	 grep -q "{\"role\":\"user\",\"content\":\"fast metal please \"}" s1/request-1 &&
 	 grep -q "track_name (text, title)\|title (text, title)" s1/request-1'
+# numbers from a model are range-checked before they become ints (a
+# float-to-int cast out of range is undefined: the sanitizer build
+# checks that none is made)
+printf '%s\n' '{"liked_creators":["Metallica"],"k":1e300,"popularity":-1e300,"constraints":[{"column":"tempo","op":">","value":-1e300},{"column":"tempo","op":"<","value":1e308}]}' > huge
+test_ok "a model's numbers out of range: k and popularity range-checked, values kept finite" \
+	'serve s11 huge && rec-plan --json "metal" > out && wait $stub &&
+	 grep -q "\"source\":\"model\"" out && grep -q "\"k\":10," out &&
+	 grep -q "\"popularity\":-1," out && grep -q "tempo.. > -1e+300 AND ..tempo.. < 1e+308" out &&
+	 ! grep -q "[<>=] null" out'
 printf 'Sure! Here are some songs.\n' > prose
 test_ok 'an answer that is not JSON is sent back with the problem' \
 	'serve s2 prose good && rec-plan --json "fast metal please" > out && wait $stub &&

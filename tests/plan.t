@@ -105,6 +105,27 @@ test_fail 'a request with a NUL byte is refused, not cut short' 1 \
 test_fail 'a request that is not UTF-8' 1 'not valid UTF-8' 'printf "rock \377" | rec-plan'
 test_fail 'no request' 2 'give a MESSAGE' 'rec-plan < /dev/null'
 
+# numbers: only plain decimal digits are read, and a sign is never
+# dropped ("over -5 bpm" was "tempo > 5"); nothing becomes "< null"
+printf '%s\n' id,title,artist,tempo,duration_ms 'a,Song A,X,120,200000' 'b,Song B,Y,90,300000' > dur.csv
+rec-import -d dur.db items -R title=title -R artist=artist dur.csv > /dev/null 2>&1 || exit 1
+for r in 'songs over -5 bpm' 'songs over −5 bpm' 'songs under 1e999 minutes' \
+    'songs under 0x10 minutes' 'songs over 1e2 bpm' 'songs over 99999999999 bpm'; do
+	test_ok "not a number a request means: $r" \
+		'rec-plan --json -d dur.db -- "$r" > out && grep -q "\"constraints\":\[\]" out &&
+		 ! grep -q "[<>=] null" out'
+done
+test_ok '... but plain numbers are' \
+	'rec-plan --json -d dur.db "songs over 100 bpm under 4 minutes" > out &&
+	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":100.0" out &&
+	 grep -q "{\"column\":\"duration_ms\",\"op\":\"<\",\"value\":240000.0" out'
+test_ok 'a count with a minus is no count' \
+	'j -- "top -3 songs" | grep -q "\"k\":10," && j "top 3 songs" | grep -q "\"k\":3,"'
+printf '%s\n' '{"turn":1,"user":"metal","items":[],"intent":{"liked_creators":["Metallica"],"k":1e300,"popularity":-1e300,"constraints":[{"column":"tempo","op":">","value":1e300,"say":"fast"},{"column":"tempo","op":"<","value":-1e300,"say":"slow"}]}}' > huge.jsonl
+test_ok 'numbers out of range in a session are range-checked (k, popularity) or kept finite' \
+	'j -S huge.jsonl "more like these" > out && grep -q "\"k\":10," out &&
+	 grep -q "\"popularity\":-1," out && ! grep -q "[<>=] null" out'
+
 # references to earlier turns, from a session file
 printf '%s\n' '{"turn":1,"user":"metal","items":[{"id":"s05"},{"id":"s06"},{"id":"s07"}],"intent":{"liked_creators":["Metallica"],"constraints":[{"column":"tempo","op":">","value":100,"say":"fast"}]}}' > session.jsonl
 test_ok 'the second one' \
