@@ -2,9 +2,13 @@
  * catalog.c: opening a rec catalog, the one SQLite file every query
  * tool reads (see rec-import(1) for its tables).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -274,6 +278,73 @@ rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
 /* the copy: fs.c names it, removes it on failure, at exit or on a
  * signal, and renames it into place */
 static struct rec_atomic edit;
+/* the writers' lock, DIR/.NAME.lock: held from rec_catalog_edit to
+ * rec_catalog_save, or to the end of the process (kill -9 included) */
+static int lockfd = -1;
+
+#define DEFAULT_LOCK_TIMEOUT 600.0
+
+static double
+lock_timeout(void)
+{
+	const char *e = getenv("REC_LOCK_TIMEOUT");
+	char *end;
+	double sec;
+
+	if (!e || !*e)
+		return DEFAULT_LOCK_TIMEOUT;
+	sec = strtod(e, &end);
+	/* written so that NaN fails too */
+	if (*end || !(sec >= 0 && sec <= 1e6))
+		rec_usage_die("REC_LOCK_TIMEOUT: not a number of seconds from "
+		    "0 to 1000000: '%s'", e);
+	return sec;
+}
+
+/* Waits for the other writers of the catalog at path, at most
+ * REC_LOCK_TIMEOUT seconds: two edits at once would each copy the
+ * catalog, and the second rename would lose the first edit. */
+static void
+lock_catalog(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct rec_buf lk = {0};
+	double wait = lock_timeout(), t0 = rec_now();
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	char pid[32];
+	ssize_t n;
+
+	rec_buf_printf(&lk, "%.*s.%s.lock", slash ? (int)(slash - path + 1) :
+	    0, path, slash ? slash + 1 : path);
+	if ((lockfd = open(lk.data, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+		rec_die("cannot open lock '%s': %m", lk.data);
+	while (flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK)
+			rec_die("cannot lock '%s': %m", lk.data);
+		if (rec_now() - t0 >= wait) {
+			n = pread(lockfd, pid, sizeof pid - 1, 0);
+			pid[n > 0 ? n : 0] = 0;
+			pid[strcspn(pid, "\n")] = 0;
+			if (atol(pid) <= 0 || (kill((pid_t)atol(pid), 0) < 0 &&
+			    errno == ESRCH))
+				pid[0] = 0;	/* not one of ours */
+			rec_die("catalog '%s' is being changed by another "
+			    "process%s%s%s; gave up after %g seconds "
+			    "(REC_LOCK_TIMEOUT)", path, *pid ? " (pid " : "",
+			    pid, *pid ? ")" : "", wait);
+		}
+		nanosleep(&nap, NULL);
+	}
+	/* who holds it, for the message of one who gives up */
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(lockfd, 0) < 0 || pwrite(lockfd, pid, (size_t)n, 0) !=
+	    n) {
+		/* only that message needs it */
+	}
+	rec_buf_free(&lk);
+}
 
 static void
 copy_file(const char *from, struct rec_atomic *to)
@@ -299,6 +370,10 @@ rec_catalog_edit(const char *path, int fresh, int force)
 	sqlite3 *db;
 
 	rec_atomic_catch_signals();
+	lock_catalog(path);
+	/* the copies that edits killed with -9 left: no one else writes
+	 * now, so a temporary file of a process gone is stale */
+	rec_atomic_sweep(path);
 	if (fresh) {
 		if (!force && access(path, F_OK) == 0)
 			rec_die("catalog '%s' exists (use --force to replace "
@@ -329,6 +404,8 @@ rec_catalog_save(sqlite3 *db)
 		rec_die("cannot close '%s'", edit.tmp);
 	if (rec_atomic_commit(&edit) < 0)
 		rec_die("cannot rename '%s' to '%s': %m", edit.tmp, edit.path);
+	close(lockfd);
+	lockfd = -1;
 }
 
 size_t

@@ -104,6 +104,12 @@ int rec_atomic_commit(struct rec_atomic *a);
 void rec_atomic_abort(struct rec_atomic *a);
 /* path's contents, n bytes, replaced as one: 0, or -1 with errno */
 int rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode);
+/* removes the temporary files of path that a process now gone left
+ * (kill -9, a crash): DIR/.NAME.tmpPID[.N] whose PID does not exist;
+ * how many.  Only where no one else writes path (catalog.c calls it
+ * holding the catalog's lock): a PID of another host or PID namespace
+ * looks gone. */
+size_t rec_atomic_sweep(const char *path);
 /* SIGINT, SIGTERM and SIGHUP remove the live temporary files too (for
  * a long edit, such as a catalog's) before the signal ends the program */
 void rec_atomic_catch_signals(void);
