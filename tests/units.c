@@ -323,9 +323,10 @@ plan(void)
 	CHECK(!plan_ok(ARGS("rec-cf", "-:")));
 	CHECK(!plan_ok(ARGS("rec-cf", "-t", "x")));
 	CHECK(!plan_ok(ARGS("rec-cf", "-k")));
-	/* only the tools a plan runs */
+	/* another program only without arguments */
 	CHECK(!plan_ok(ARGS("sh", "-c", "x")));
 	CHECK(!plan_ok(ARGS("rec-import", "-h")));
+	CHECK(plan_ok(ARGS("upper")));
 }
 
 int
