@@ -108,7 +108,7 @@ char *rec_catalog_field(struct rec_catalog *c, const char *col,
  * for another writer at most REC_LOCK_TIMEOUT seconds (default 600,
  * 0 to refuse at once), then removes the copies that writers killed
  * with -9 left; rec_catalog_save (or the end of the process) lets the
- * lock go. */
+ * lock go and removes its file. */
 sqlite3 *rec_catalog_edit(const char *path, int fresh, int force);
 void rec_catalog_save(sqlite3 *db);
 /* creates the tables of an empty catalog (all but items) */

@@ -64,8 +64,10 @@ test_ok 'rec-import killed with -9 leaves its copy, and the catalog' \
 	 i=0; while [ -z "$(tmps)" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
 	 kill -9 $p; wait $p; test -n "$(tmps)" && cmp c.db before.db'
 test_ok '... the next writer removes the copy' \
-	'rec-train -d c.db -n K itemknn > /dev/null && test -z "$(tmps)" &&
-	 test "$(sqlite3 c.db "PRAGMA integrity_check")" = ok'
+	'test -e .c.db.lock && rec-train -d c.db -n K itemknn > /dev/null &&
+	 test -z "$(tmps)" && test "$(sqlite3 c.db "PRAGMA integrity_check")" = ok'
+test_ok '... and its lock: no file is left beside the catalog' \
+	'test -z "$(ls -A | grep "^\.c\.db")"'
 test_ok "... but not a live process's, nor another file's" \
 	'touch .c.db.tmp$$ .c.db.tmp999999999 .c.db.tmp999999998.1 .c.db.tmpx \
 	     .c.db.bm25.tmp999999999 .c.dbx.tmp999999999 &&
