@@ -26,6 +26,30 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
+/* One line of standard input into b, without its end: no more than max
+ * + 1 bytes kept (the rest is read and dropped), so a line too long is
+ * refused in bounded memory.  0 at the end of the input. */
+static int
+read_line(struct rec_buf *b, size_t max)
+{
+	int c, any = 0;
+
+	rec_buf_reset(b);
+	rec_buf_adds(b, "");
+	while ((c = getchar()) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		if (b->len <= max)
+			rec_buf_addc(b, (char)c);
+	}
+	if (ferror(stdin))
+		rec_die("cannot read standard input: %m");
+	while (b->len && b->data[b->len - 1] == '\r')
+		b->data[--b->len] = 0;
+	return any;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -44,11 +68,12 @@ main(int argc, char **argv)
 	struct rec_intent prev, in;
 	struct rec_turn t;
 	struct rec_kb *kb;
-	struct rec_buf reply = {0}, line = {0}, mlog = {0};
-	char *msg = NULL, *bin;
-	size_t cap = 0;
-	ssize_t n;
+	struct rec_buf reply = {0}, line = {0}, mlog = {0}, in_line = {0};
+	char *msg, *bin;
+	const char *why;
+	unsigned long ln = 0;
 	int c, have, turn = 0, tty = isatty(0) && isatty(1), sfd = -1;
+	int refused = 0;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, ":d:P:S:u:hV", longopts, NULL)) != -1)
@@ -80,14 +105,23 @@ main(int argc, char **argv)
 		printf("rec: say what you would like to hear; an empty line "
 		    "ends.\n> ");
 	fflush(stdout);
-	while ((n = getline(&msg, &cap, stdin)) > 0) {
+	while (read_line(&in_line, rec_max_request())) {
 		struct timeval t0, t1;
 
-		while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
-			msg[--n] = 0;
-		if (!n) {
+		ln++;
+		msg = in_line.data;
+		if (!in_line.len) {
 			if (tty)
 				break;
+			continue;
+		}
+		/* refused, never written: the conversation goes on */
+		if ((why = rec_message_bad(msg, in_line.len))) {
+			rec_warn("stdin:%lu: %s", ln, why);
+			refused = 1;
+			if (tty)
+				printf("> ");
+			fflush(stdout);
 			continue;
 		}
 		gettimeofday(&t0, NULL);
@@ -158,11 +192,11 @@ main(int argc, char **argv)
 	rec_profile_free(&pf);
 	rec_kb_free(kb);
 	free(bin);
-	free(msg);
+	rec_buf_free(&in_line);
 	rec_buf_free(&reply);
 	rec_buf_free(&line);
 	rec_buf_free(&mlog);
 	if (fflush(stdout) || ferror(stdout))
 		rec_die("write error");
-	rec_exit(0);
+	rec_exit(refused ? 1 : 0);
 }

@@ -43,7 +43,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dbpath = NULL, *session = NULL, *user = NULL;
-	const char *demos = NULL, *profile = NULL;
+	const char *demos = NULL, *profile = NULL, *why;
 	struct rec_buf log = {0};
 	int model = -2;
 	struct rec_buf msg = {0}, out = {0};
@@ -72,13 +72,16 @@ main(int argc, char **argv)
 			rec_buf_adds(&msg, argv[optind]);
 			rec_buf_addc(&msg, ' ');
 		}
-	else
-		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+	else	/* no more than one byte past the limit: enough to refuse */
+		while (msg.len <= rec_max_request() && (n = fread(buf, 1,
+		    sizeof buf, stdin)) > 0)
 			rec_buf_add(&msg, buf, n);
+	if (ferror(stdin))
+		rec_die("cannot read standard input: %m");
 	if (!msg.len)
 		rec_usage_die("give a MESSAGE (arguments or standard input)");
-	if (rec_utf8_valid(msg.data, msg.len) != msg.len)
-		rec_die("the message is not valid UTF-8");
+	if ((why = rec_message_bad(msg.data, msg.len)))
+		rec_die("%s", why);
 	dbpath = rec_catalog_path(dbpath);
 	kb = rec_kb_load(dbpath);
 	if (session)

@@ -2,9 +2,14 @@
  * catalog.c: opening a rec catalog, the one SQLite file every query
  * tool reads (see rec-import(1) for its tables).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -274,6 +279,113 @@ rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
 /* the copy: fs.c names it, removes it on failure, at exit or on a
  * signal, and renames it into place */
 static struct rec_atomic edit;
+/* the writers' lock, DIR/.NAME.lock: held from rec_catalog_edit to
+ * rec_catalog_save, or to the end of the process (kill -9 included);
+ * its holder removes the file when it is done */
+static int lockfd = -1;
+static struct rec_buf lockpath;
+static pid_t lockpid;
+
+#define DEFAULT_LOCK_TIMEOUT 600.0
+
+static double
+lock_timeout(void)
+{
+	const char *e = getenv("REC_LOCK_TIMEOUT");
+	char *end;
+	double sec;
+
+	if (!e || !*e)
+		return DEFAULT_LOCK_TIMEOUT;
+	sec = strtod(e, &end);
+	/* written so that NaN fails too */
+	if (*end || !(sec >= 0 && sec <= 1e6))
+		rec_usage_die("REC_LOCK_TIMEOUT: not a number of seconds from "
+		    "0 to 1000000: '%s'", e);
+	return sec;
+}
+
+/* removed only by its holder, so that the one who locks it next finds
+ * it gone and takes the new one (see lock_catalog) */
+static void
+unlock_catalog(void)
+{
+	/* a forked child that exits leaves its parent's lock alone */
+	if (lockfd < 0 || lockpid != getpid())
+		return;
+	unlink(lockpath.data);
+	close(lockfd);
+	lockfd = -1;
+}
+
+/* the holder's PID, if it is a live process; else "" */
+static void
+holder(char *pid, size_t n)
+{
+	ssize_t k = pread(lockfd, pid, n - 1, 0);
+	long v;
+
+	pid[k > 0 ? k : 0] = 0;
+	pid[strcspn(pid, "\n")] = 0;
+	v = atol(pid);
+	if (v <= 0 || (kill((pid_t)v, 0) < 0 && errno == ESRCH))
+		pid[0] = 0;
+}
+
+/* Waits for the other writers of the catalog at path, at most
+ * REC_LOCK_TIMEOUT seconds: two edits at once would each copy the
+ * catalog, and the second rename would lose the first edit. */
+static void
+lock_catalog(const char *path)
+{
+	static int registered;
+	const char *slash = strrchr(path, '/');
+	double wait = lock_timeout(), t0 = rec_now();
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	struct stat a, b;
+	char pid[32];
+	int n;
+
+	rec_buf_reset(&lockpath);
+	rec_buf_printf(&lockpath, "%.*s.%s.lock", slash ? (int)(slash - path +
+	    1) : 0, path, slash ? slash + 1 : path);
+	for (;;) {
+		if ((lockfd = open(lockpath.data, O_RDWR | O_CREAT | O_CLOEXEC,
+		    0666)) < 0)
+			rec_die("cannot open lock '%s': %m", lockpath.data);
+		while (flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK)
+				rec_die("cannot lock '%s': %m", lockpath.data);
+			if (rec_now() - t0 >= wait) {
+				holder(pid, sizeof pid);
+				rec_die("catalog '%s' is being changed by another "
+				    "process%s%s%s; gave up after %g seconds "
+				    "(REC_LOCK_TIMEOUT)", path, *pid ? " (pid " :
+				    "", pid, *pid ? ")" : "", wait);
+			}
+			nanosleep(&nap, NULL);
+		}
+		/* the file we locked is still the lock, not one its holder
+		 * removed while we waited */
+		if (fstat(lockfd, &a) == 0 && stat(lockpath.data, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(lockfd);
+	}
+	lockpid = getpid();
+	if (!registered) {
+		atexit(unlock_catalog);
+		registered = 1;
+	}
+	/* who holds it, for the message of one who gives up */
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(lockfd, 0) < 0 || pwrite(lockfd, pid, (size_t)n, 0) !=
+	    n) {
+		/* only that message needs it */
+	}
+}
 
 static void
 copy_file(const char *from, struct rec_atomic *to)
@@ -299,6 +411,10 @@ rec_catalog_edit(const char *path, int fresh, int force)
 	sqlite3 *db;
 
 	rec_atomic_catch_signals();
+	lock_catalog(path);
+	/* the copies that edits killed with -9 left: no one else writes
+	 * now, so a temporary file of a process gone is stale */
+	rec_atomic_sweep(path);
 	if (fresh) {
 		if (!force && access(path, F_OK) == 0)
 			rec_die("catalog '%s' exists (use --force to replace "
@@ -329,6 +445,7 @@ rec_catalog_save(sqlite3 *db)
 		rec_die("cannot close '%s'", edit.tmp);
 	if (rec_atomic_commit(&edit) < 0)
 		rec_die("cannot rename '%s' to '%s': %m", edit.tmp, edit.path);
+	unlock_catalog();
 }
 
 size_t

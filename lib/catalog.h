@@ -103,7 +103,12 @@ char *rec_catalog_field(struct rec_catalog *c, const char *col,
 /* Opens a temporary copy of the catalog at path for writing (a new empty
  * one when fresh; an existing catalog is refused unless force), in a
  * transaction; rec_catalog_save() renames it into place.  A failure or a
- * signal before that removes the copy, leaving the catalog as it was. */
+ * signal before that removes the copy, leaving the catalog as it was.
+ * One writer at a time: it first takes DIR/.NAME.lock (flock), waiting
+ * for another writer at most REC_LOCK_TIMEOUT seconds (default 600,
+ * 0 to refuse at once), then removes the copies that writers killed
+ * with -9 left; rec_catalog_save (or the end of the process) lets the
+ * lock go and removes its file. */
 sqlite3 *rec_catalog_edit(const char *path, int fresh, int force);
 void rec_catalog_save(sqlite3 *db);
 /* creates the tables of an empty catalog (all but items) */

@@ -346,6 +346,17 @@ struct rec_plan_fail {
 int rec_plan_run(const struct rec_plan *p, const char *bindir,
     const char *catalog, struct rec_buf *out, struct rec_buf *err,
     struct rec_plan_fail *fail);
+/* Whether every argument of p that came from a request or a model is
+ * read as a value: each stage a tool of the table in run.c (or another
+ * program without arguments), every option its own "-X" argument, a
+ * value only right after an option that takes one, operands only
+ * after "--".  0, or -1 with the first
+ * offence in why.  rec_plan_assert dies on one; rec_plan_run and
+ * rec_plan_shell call it, so no plan that breaks the rule runs or is
+ * printed.  rec_plan_tool_opts: a tool's short options, or NULL. */
+int rec_plan_check(const struct rec_plan *p, struct rec_buf *why);
+void rec_plan_assert(const struct rec_plan *p);
+const char *rec_plan_tool_opts(const char *tool);
 /* the REC_TRACE lines of the last rec_plan_run, one JSON object per
  * stage in the order they ended */
 const char *rec_plan_trace(void);

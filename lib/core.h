@@ -104,6 +104,12 @@ int rec_atomic_commit(struct rec_atomic *a);
 void rec_atomic_abort(struct rec_atomic *a);
 /* path's contents, n bytes, replaced as one: 0, or -1 with errno */
 int rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode);
+/* removes the temporary files of path that a process now gone left
+ * (kill -9, a crash): DIR/.NAME.tmpPID[.N] whose PID does not exist;
+ * how many.  Only where no one else writes path (catalog.c calls it
+ * holding the catalog's lock): a PID of another host or PID namespace
+ * looks gone. */
+size_t rec_atomic_sweep(const char *path);
 /* SIGINT, SIGTERM and SIGHUP remove the live temporary files too (for
  * a long edit, such as a catalog's) before the signal ends the program */
 void rec_atomic_catch_signals(void);
@@ -132,6 +138,13 @@ int rec_buf_msgpack_write(void *data, const char *p, size_t n);
 /* text.c: UTF-8 and normalisation */
 /* length of the valid UTF-8 prefix of s[0..n); n when all is valid */
 size_t rec_utf8_valid(const char *s, size_t n);
+/* REC_MAX_REQUEST: the longest message rec-plan and rec-chat take, in
+ * bytes (default 64K; outside 16..64M a usage error).  Parsing is
+ * linear, but a message is never cut short: past this it is refused. */
+size_t rec_max_request(void);
+/* why msg[0..n) cannot be a message (longer than the limit, a NUL, not
+ * UTF-8), or NULL when it can */
+const char *rec_message_bad(const char *msg, size_t n);
 /* append s[0..n) folded for matching: lowercase, diacritics removed,
  * runs of spaces and punctuation collapsed to one space, trimmed */
 void rec_norm(struct rec_buf *out, const char *s, size_t n);

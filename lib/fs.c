@@ -4,8 +4,11 @@
  * is atomic), which takes the old one's name only once everything was
  * written.  A temporary file is removed when anything fails, and at
  * exit (rec_die included) if it was neither committed nor aborted, so a
- * failure never leaves a half-written file under either name.
+ * failure never leaves a half-written file under either name.  What
+ * kill -9 leaves, rec_atomic_sweep removes later: the temporary files
+ * of a name whose process is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -150,6 +153,56 @@ rec_atomic_abort(struct rec_atomic *a)
 		forget(a);
 	}
 	errno = e;
+}
+
+/* whether name is a temporary file of NAME (".NAME.tmpPID" or
+ * ".NAME.tmpPID.N"): its PID, else 0 */
+static long
+temp_pid(const char *name, const char *base, size_t blen)
+{
+	const char *p = name;
+	long pid = 0;
+
+	if (*p++ != '.' || strncmp(p, base, blen) || strncmp(p + blen,
+	    ".tmp", 4))
+		return 0;
+	for (p += blen + 4; *p >= '0' && *p <= '9' && pid < 1L << 30; p++)
+		pid = pid * 10 + (*p - '0');
+	if (*p == '.' && p[1])
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return *p ? 0 : pid;
+}
+
+size_t
+rec_atomic_sweep(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 :
+	    path;
+	struct rec_buf dir = {0}, f = {0};
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+	long pid;
+
+	if (slash)
+		rec_buf_add(&dir, path, (size_t)(slash - path + 1));
+	else
+		rec_buf_adds(&dir, "./");
+	if ((d = opendir(dir.data))) {
+		while ((e = readdir(d)))
+			if ((pid = temp_pid(e->d_name, base, strlen(base))) > 0 &&
+			    pid != (long)getpid() && kill((pid_t)pid, 0) < 0 &&
+			    errno == ESRCH) {
+				rec_buf_reset(&f);
+				rec_buf_printf(&f, "%s%s", dir.data, e->d_name);
+				n += unlink(f.data) == 0;
+			}
+		closedir(d);
+	}
+	rec_buf_free(&dir);
+	rec_buf_free(&f);
+	return n;
 }
 
 int

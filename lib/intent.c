@@ -62,6 +62,9 @@ rec_intent_cons(struct rec_intent *in, const char *col, const char *op, double v
 	struct rec_cons *c;
 	int j;
 
+	/* never "col < null" in SQL */
+	if (!isfinite(v))
+		return;
 	for (j = 0; j < in->ncons; j++)
 		if (!strcmp(in->cons[j].col, col) && !strcmp(in->cons[j].op, op)
 		    && in->cons[j].v == v)

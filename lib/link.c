@@ -147,12 +147,16 @@ rare_words(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 }
 
 /* whether the span is all the message says (besides filler): the
- * message is the name */
+ * message is the name.  content: the message's words that are not
+ * filler; more than the span has, and the answer is no without a scan
+ * (a scan per span made a long message quadratic) */
 static int
-whole(const struct rec_words *ws, size_t i, size_t n)
+whole(const struct rec_words *ws, size_t i, size_t n, size_t content)
 {
 	size_t j;
 
+	if (content > n)
+		return 0;
 	for (j = 0; j < ws->n; j++)
 		if ((j < i || j >= i + n) && (!rec_lex_filler(ws->w[j]) ||
 		    ws->used[j]))
@@ -190,7 +194,7 @@ creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
  * rare name of two words, the whole message), 1 weak, 0 none. */
 static int
 evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    size_t n, int kind)
+    size_t n, int kind, size_t content)
 {
 	int quoted, cap = all_cap(kb, ws, i, n, &quoted);
 	size_t rare = rare_words(kb, ws, i, n), len = 0, j;
@@ -203,7 +207,7 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		;
 	if (j == i + n && !quoted)
 		return cued_before(ws, i) ? n > 1 ? 2 : 1 : 0;
-	if (quoted || (whole(ws, i, n) && (rare || n > 1)))
+	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
 		return 2;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && cued_after(ws,
 	    i + n)) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
@@ -436,8 +440,12 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 void
 rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
+	struct rec_hash seen = {0};
 	struct rec_buf g = {0};
-	size_t i, n;
+	size_t i, n, content = 0;
+
+	for (i = 0; i < ws->n; i++)
+		content += !rec_lex_filler(ws->w[i]);
 
 	/* collections: "album X", "X album", with the creator named */
 	for (i = 0; kb->c_coll && i < ws->n; i++) {
@@ -474,9 +482,11 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			tk = rec_hash_get(&kb->title, g.data, g.len);
 			tg = rec_hash_get(&kb->tag, g.data, g.len);
 			if (ck != (size_t)-1)
-				ce = evidence(kb, ws, i, n, NAME_CREATOR);
+				ce = evidence(kb, ws, i, n, NAME_CREATOR,
+				    content);
 			if (tk != (size_t)-1)
-				te = evidence(kb, ws, i, n, NAME_TITLE);
+				te = evidence(kb, ws, i, n, NAME_TITLE,
+				    content);
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
 			 * concepts and the tags below */
@@ -523,17 +533,26 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			add_tag(kb, ws, i, in, g.data);
 			mark(ws, i, n);
 		}
-	/* what links to nothing: words of meaning */
+	/* what links to nothing: words of meaning, each once (a hash, not
+	 * rec_strs_add's scan, so a long message stays linear) */
+	for (i = 0; i < in->words.n; i++)
+		rec_hash_put(&seen, in->words.v[i], strlen(in->words.v[i]),
+		    NULL);
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
+		int added;
 		if (ws->used[i] || rec_lex_filler(w) || strlen(w) < 3 ||
 		    isdigit((unsigned char)w[0]))
 			continue;
 		/* a word the catalog's encoder knows: chit-chat words
 		 * ("definitely", "tends") would only add noise */
-		if (!ws->neg[i] && ws->mode[i] != REC_LINK_DISLIKE &&
-		    (!kb->enc || rec_kb_word_known(kb, w)))
-			rec_strs_add(&in->words, w);
+		if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE ||
+		    (kb->enc && !rec_kb_word_known(kb, w)))
+			continue;
+		rec_hash_put(&seen, w, strlen(w), &added);
+		if (added)
+			rec_strs_push(&in->words, w, strlen(w));
 	}
+	rec_hash_free(&seen);
 	rec_buf_free(&g);
 }

@@ -117,6 +117,10 @@ validate(struct rec_kb *kb, struct rec_intent *in, struct rec_buf *prob,
 		in->cons[j++] = *x;
 	}
 	in->ncons = j;
+	/* who the person is comes from -u or the session, never from
+	 * the model (nor from what the person says to it) */
+	free(in->user);
+	in->user = NULL;
 	if (in->k < 1 || in->k > 50)
 		in->k = 10;
 	if (in->popular < -1 || in->popular > 1)

@@ -58,7 +58,7 @@ quote_at(const char *p)
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
-	struct rec_buf f = {0};
+	struct rec_buf f = {0}, m = {0};
 	const char *p = msg;
 	int clause = 0, first = 1, quoted = 0, neg = 0;
 
@@ -67,7 +67,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		const char *q;
 		size_t len, qn;
 		char *tok, *save = NULL;
-		int cap;
+		int cap, minus;
 
 		if (is_sep(p)) {
 			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
@@ -100,10 +100,22 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		/* a capital at a sentence's start says less: 2, not 1 */
 		cap = isupper((unsigned char)*p) && !(len == 1 && *p == 'I') &&
 		    strncmp(p, "I'", 2) ? first ? 2 : 1 : 0;
+		/* a number with a minus ("-5", U+2212 "−5") is none the
+		 * rules read: folding would drop the sign */
+		minus = (*p == '-' && isdigit((unsigned char)p[1])) ||
+		    (!strncmp(p, "\xe2\x88\x92", 3) &&
+		    isdigit((unsigned char)p[3]));
 		rec_buf_reset(&f);
 		rec_norm(&f, p, len);
 		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
-		    tok = strtok_r(NULL, " ", &save)) {
+		    tok = strtok_r(NULL, " ", &save), minus = 0) {
+			if (minus) {	/* kept with its sign, and used */
+				rec_buf_reset(&m);
+				rec_buf_printf(&m, "-%s", tok);
+				push(ws, m.data, m.len, cap, quoted, neg, clause);
+				ws->used[ws->n - 1] = 1;
+				continue;
+			}
 			if (!strcmp(tok, "but") || !strcmp(tok, "pero") ||
 			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
 				neg = 0;
@@ -117,6 +129,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		p = q;
 	}
 	rec_buf_free(&f);
+	rec_buf_free(&m);
 }
 
 void
@@ -186,7 +199,9 @@ num_at(const struct rec_words *ws, size_t i)
 	for (k = 0; numwords[k]; k++)
 		if (!strcmp(ws->w[i], numwords[k]))
 			return (double)k;
-	if (!isdigit((unsigned char)ws->w[i][0]) || strlen(ws->w[i]) > 9)
+	/* decimal digits only: strtod would read "0x10" and "1e5" too */
+	if (!isdigit((unsigned char)ws->w[i][0]) || strlen(ws->w[i]) > 9 ||
+	    ws->w[i][strspn(ws->w[i], "0123456789.")])
 		return -1;
 	v = strtod(ws->w[i], &end);
 	return *end || !isfinite(v) ? -1 : v;

@@ -767,6 +767,7 @@ rec_plan_shell(struct rec_buf *b, const struct rec_plan *p)
 
 	if (p->ask)
 		return;
+	rec_plan_assert(p);
 	if (p->nsrc > 1)
 		rec_buf_adds(b, "{ ");
 	for (i = 0; i < p->nsrc; i++) {

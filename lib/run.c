@@ -70,6 +70,101 @@ rec_plan_emptied(void)
 	return found;
 }
 
+/*
+ * The tools a plan may run, with their short options as getopt_long
+ * reads them (a letter with ':' takes a value): what the check below
+ * reads each argument as.  The planner writes every option as its own
+ * "-X" argument, a value only right after an option that takes one, and
+ * operands only after "--"; a value there is never read as an option,
+ * whatever it starts with.  (tests/plan.t checks this table against
+ * each tool's own.)
+ */
+static const struct {
+	const char *tool, *opts;
+} plan_tools[] = {
+	{ "rec-sql", "ad:fk:LMo:s:w:hV" },
+	{ "rec-bm25", "aAb:d:ef:IK:k:Ms:XhV" },
+	{ "rec-cf", "ad:ek:l:m:Ms:u:hV" },
+	{ "rec-dense", "ad:eIk:l:m:Ms:S:t:u:v:hV" },
+	{ "rec-semid", "ac:C:d:D:i:k:l:L:MPr:s:S:ThV" },
+	{ "rec-rank", "F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV" },
+	{ NULL, NULL }
+};
+
+const char *
+rec_plan_tool_opts(const char *tool)
+{
+	size_t t;
+
+	for (t = 0; plan_tools[t].tool; t++)
+		if (!strcmp(plan_tools[t].tool, tool))
+			return plan_tools[t].opts;
+	return NULL;
+}
+
+static int
+check_stage(const struct rec_stage *s, struct rec_buf *why)
+{
+	const char *opts = s->argc > 0 ? rec_plan_tool_opts(s->argv[0]) :
+	    NULL, *o;
+	int i;
+
+	/* a program the table does not know: nothing of it may be read
+	 * as an option, so it has no arguments (tests/proc.c's stages) */
+	if (!opts && (s->argc < 1 || s->argc > 1)) {
+		rec_buf_printf(why, "stage '%s' is not a tool the plan check "
+		    "knows, and has arguments", s->argc > 0 ? s->argv[0] : "");
+		return -1;
+	}
+	if (!opts)
+		return 0;
+	for (i = 1; i < s->argc; i++) {
+		const char *a = s->argv[i];
+		if (!strcmp(a, "--"))
+			return 0;	/* operands, whatever they say */
+		if (a[0] != '-' || !a[1]) {
+			rec_buf_printf(why, "stage '%s': operand '%s' before "
+			    "'--'", s->argv[0], a);
+			return -1;
+		}
+		if (a[1] == ':' || a[2] || !(o = strchr(opts, a[1]))) {
+			rec_buf_printf(why, "stage '%s': '%s' would be read as "
+			    "an option", s->argv[0], a);
+			return -1;
+		}
+		if (o[1] == ':' && ++i == s->argc) {
+			rec_buf_printf(why, "stage '%s': option '%s' without "
+			    "its value", s->argv[0], a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+rec_plan_check(const struct rec_plan *p, struct rec_buf *why)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsrc; i++)
+		if (check_stage(&p->src[i], why) < 0)
+			return -1;
+	for (i = 0; i < p->nfilt; i++)
+		if (check_stage(&p->filt[i], why) < 0)
+			return -1;
+	return 0;
+}
+
+void
+rec_plan_assert(const struct rec_plan *p)
+{
+	struct rec_buf why = {0};
+
+	if (rec_plan_check(p, &why) < 0)
+		rec_die("refusing a plan whose values could be read as "
+		    "options (a bug in the planner): %s", why.data);
+}
+
 /* where the stages' REC_TRACE lines go: a new file in $TMPDIR */
 static int
 trace_file(struct rec_buf *path)
@@ -100,6 +195,7 @@ rec_plan_run(const struct rec_plan *p, const char *bindir,
 	int tracefd, failed;
 	ssize_t r;
 
+	rec_plan_assert(p);
 	rec_buf_reset(out);
 	rec_buf_reset(err);
 	if (fail) {

@@ -1,8 +1,10 @@
 /*
- * text.c: UTF-8 validation and the text folding used wherever rec
- * compares names typed by a person with names in a catalog: case,
- * diacritics ('Beyoncé' = 'beyonce') and punctuation do not count.
+ * text.c: UTF-8 validation, what a message must be (rec-plan's and
+ * rec-chat's), and the text folding used wherever rec compares names
+ * typed by a person with names in a catalog: case, diacritics
+ * ('Beyoncé' = 'beyonce') and punctuation do not count.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -65,6 +67,34 @@ rec_utf8_valid(const char *s, size_t n)
 		i += k;
 	}
 	return n;
+}
+
+size_t
+rec_max_request(void)
+{
+	static size_t max;
+
+	if (!max)
+		max = rec_env_size("REC_MAX_REQUEST", (size_t)64 << 10, 16,
+		    (size_t)64 << 20);
+	return max;
+}
+
+const char *
+rec_message_bad(const char *msg, size_t n)
+{
+	static char why[80];
+
+	if (n > rec_max_request()) {
+		snprintf(why, sizeof why, "the message is longer than %zu "
+		    "bytes (REC_MAX_REQUEST)", rec_max_request());
+		return why;
+	}
+	if (memchr(msg, 0, n))
+		return "the message has a NUL byte";
+	if (rec_utf8_valid(msg, n) != n)
+		return "the message is not valid UTF-8";
+	return NULL;
 }
 
 /* Base letters of U+00C0..U+00FF; '-' marks a separator, and the

@@ -34,6 +34,15 @@ test_ok 'the request the server received' \
 	 grep -q "\"response_format\":{\"type\":\"json_object\"}" s1/request-1 &&
 	 grep -q "{\"role\":\"user\",\"content\":\"fast metal please \"}" s1/request-1 &&
 	 grep -q "track_name (text, title)\|title (text, title)" s1/request-1'
+# numbers from a model are range-checked before they become ints (a
+# float-to-int cast out of range is undefined: the sanitizer build
+# checks that none is made)
+printf '%s\n' '{"liked_creators":["Metallica"],"k":1e300,"popularity":-1e300,"constraints":[{"column":"tempo","op":">","value":-1e300},{"column":"tempo","op":"<","value":1e308}]}' > huge
+test_ok "a model's numbers out of range: k and popularity range-checked, values kept finite" \
+	'serve s11 huge && rec-plan --json "metal" > out && wait $stub &&
+	 grep -q "\"source\":\"model\"" out && grep -q "\"k\":10," out &&
+	 grep -q "\"popularity\":-1," out && grep -q "tempo.. > -1e+300 AND ..tempo.. < 1e+308" out &&
+	 ! grep -q "[<>=] null" out'
 printf 'Sure! Here are some songs.\n' > prose
 test_ok 'an answer that is not JSON is sent back with the problem' \
 	'serve s2 prose good && rec-plan --json "fast metal please" > out && wait $stub &&
@@ -63,6 +72,20 @@ test_ok 'hostile text from the model is only ever an argument' \
 	 serve s5 evil && line=$(rec-plan "anything") && wait $stub &&
 	 PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned && ! test -e pwned2'
 printf '%s\n' '{"intro":"Two Metallica classics for you.","notes":{"1":"the riff everyone knows","2":"the slow one","9":"Stairway to Heaven"}}' > words
+# a value that starts with '-' is a value: rec-dense -t takes the words,
+# rec-bm25 has them after "--"; who the person is is not the model's to
+# say ("user" once went to rec-cf -u and rec-rank -x)
+cp m.db mt.db && rec-train -d mt.db text > /dev/null 2>&1 || exit 1
+printf '%s\n' '{"words":["-d/etc/passwd","--db=/nonexistent"],"tags":["-k","--help"],"liked_creators":["Metallica"],"user":"-d/x","k":3}' > dashes
+test_ok "a model's words that start with '-' are values, in the printed line" \
+	'serve s9 dashes && line=$(rec-plan -d mt.db "anything") && wait $stub &&
+	 echo "$line" | grep -qF -- "-t '"'"'-d/etc/passwd --db=/nonexistent'"'"'" &&
+	 ! echo "$line" | grep -qF -- "-d/x" &&
+	 PATH="$REC_BIN:$PATH" sh -c "$line" > res && test -s res'
+test_ok "... and in rec-chat's runner" \
+	'serve s10 dashes words && echo anything | rec-chat -d mt.db > out && wait $stub &&
+	 grep -q "\"failed\":false" out && grep -q "1. Enter Sandman by Metallica" out &&
+	 ! grep -qF -- "-d/x" out'
 test_ok 'rec-chat: the model plans and writes, and says so' \
 	'serve s6 good words && echo "fast metal please" | rec-chat > out && wait $stub &&
 	 grep -q "\"model\":\"creator '"'"'metallica'"'"' read as '"'"'Metallica'"'"'; model: used; model: wrote the reply\"" out &&

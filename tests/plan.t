@@ -63,13 +63,68 @@ while IFS= read -r h; do
 		 ! test -e pwned && j "$h" > out &&
 		 test "$(sqlite3 :memory: "select json_valid(readfile('"'out'"'))")" = 1'
 done < hostile
+# a word that starts with '-' is a value wherever it lands: the plan
+# check (run.c) refuses to print or run a plan where it would not be,
+# reading each tool's options from a table that must match the tool
+UNITS=${REC_TESTBIN:-$(dirname "$REC_BIN")/tests}/units
+test_ok "the plan check: values after their option or after '--', nothing else" \
+	'"$UNITS" plan'
+for t in rec-sql rec-bm25 rec-cf rec-dense rec-semid rec-rank; do
+	test_ok "the plan check reads $t's options as $t does" \
+		'want=$(tr -d "\n\t" < "$TOP/cmd/$t.c" |
+		    grep -o "getopt_long(argc, argv, *\"[^\"]*\"" |
+		    sed "s/.*\"\(.*\)\"/\1/; s/^[:+]*//") &&
+		 test -n "$want" && test "$want" = "$("$UNITS" planopts $t)"'
+done
+cp m.db md.db && rec-train -d md.db text > /dev/null 2>&1 && rec-bm25 -d md.db --index || exit 1
+for h in '-d/etc/passwd --db=/nonexistent' 'songs like -metal --help' '-- -k -1 -n s01'; do
+	test_ok "words that start with '-' are values: $h" \
+		'line=$(rec-plan -d md.db -- "$h rock") &&
+		 PATH="$REC_BIN:$PATH" REC_DB=md.db sh -c "$line" > res && test -s res &&
+		 echo "$h rock" | rec-chat -d md.db > out && grep -q "\"failed\":false" out'
+done
 test_ok 'a newline in the request is only an argument' \
 	'line=$(rec-plan "rock
 touch pwned") && PATH="$REC_BIN:$PATH" sh -c "$line" > /dev/null 2>&1; ! test -e pwned'
-test_ok 'a very long request' \
-	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } | rec-plan > out && grep -q rec-rank out'
+# what is read is capped (parsing is linear, but 1 MB took 48 s)
+test_fail 'a request longer than REC_MAX_REQUEST (64K) is refused' 1 \
+	'^rec-plan: the message is longer than 65536 bytes \(REC_MAX_REQUEST\)$' \
+	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } | rec-plan'
+test_fail '... given as arguments too' 1 \
+	'^rec-plan: the message is longer than 65536 bytes \(REC_MAX_REQUEST\)$' \
+	'rec-plan "$(head -c 70000 /dev/zero | tr "\0" "a")" rock'
+test_ok '... and planned under a larger REC_MAX_REQUEST' \
+	'{ head -c 200000 /dev/zero | tr "\0" "a"; echo " rock"; } |
+	 REC_MAX_REQUEST=256K rec-plan > out && grep -q rec-rank out'
+test_fail 'a REC_MAX_REQUEST that is not a size is a usage error' 2 \
+	"^rec-plan: REC_MAX_REQUEST: not a size from 16 to 67108864 bytes" \
+	'REC_MAX_REQUEST=-1 rec-plan rock'
+test_fail 'a request with a NUL byte is refused, not cut short' 1 \
+	'^rec-plan: the message has a NUL byte$' \
+	'printf "rock\000 but not metallica" | rec-plan'
 test_fail 'a request that is not UTF-8' 1 'not valid UTF-8' 'printf "rock \377" | rec-plan'
 test_fail 'no request' 2 'give a MESSAGE' 'rec-plan < /dev/null'
+
+# numbers: only plain decimal digits are read, and a sign is never
+# dropped ("over -5 bpm" was "tempo > 5"); nothing becomes "< null"
+printf '%s\n' id,title,artist,tempo,duration_ms 'a,Song A,X,120,200000' 'b,Song B,Y,90,300000' > dur.csv
+rec-import -d dur.db items -R title=title -R artist=artist dur.csv > /dev/null 2>&1 || exit 1
+for r in 'songs over -5 bpm' 'songs over −5 bpm' 'songs under 1e999 minutes' \
+    'songs under 0x10 minutes' 'songs over 1e2 bpm' 'songs over 99999999999 bpm'; do
+	test_ok "not a number a request means: $r" \
+		'rec-plan --json -d dur.db -- "$r" > out && grep -q "\"constraints\":\[\]" out &&
+		 ! grep -q "[<>=] null" out'
+done
+test_ok '... but plain numbers are' \
+	'rec-plan --json -d dur.db "songs over 100 bpm under 4 minutes" > out &&
+	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":100.0" out &&
+	 grep -q "{\"column\":\"duration_ms\",\"op\":\"<\",\"value\":240000.0" out'
+test_ok 'a count with a minus is no count' \
+	'j -- "top -3 songs" | grep -q "\"k\":10," && j "top 3 songs" | grep -q "\"k\":3,"'
+printf '%s\n' '{"turn":1,"user":"metal","items":[],"intent":{"liked_creators":["Metallica"],"k":1e300,"popularity":-1e300,"constraints":[{"column":"tempo","op":">","value":1e300,"say":"fast"},{"column":"tempo","op":"<","value":-1e300,"say":"slow"}]}}' > huge.jsonl
+test_ok 'numbers out of range in a session are range-checked (k, popularity) or kept finite' \
+	'j -S huge.jsonl "more like these" > out && grep -q "\"k\":10," out &&
+	 grep -q "\"popularity\":-1," out && ! grep -q "[<>=] null" out'
 
 # references to earlier turns, from a session file
 printf '%s\n' '{"turn":1,"user":"metal","items":[{"id":"s05"},{"id":"s06"},{"id":"s07"}],"intent":{"liked_creators":["Metallica"],"constraints":[{"column":"tempo","op":">","value":100,"say":"fast"}]}}' > session.jsonl

@@ -52,4 +52,38 @@ test_ok 'the eval form of a session (items as ids, liked) reads as one' \
 	'printf "%s\n" "{\"turn\":1,\"user\":\"metal\",\"reply\":\"\",\"items\":[{\"id\":\"s05\"}],\"liked\":[\"s05\"],\"disliked\":[]}" > ev.jsonl &&
 	 rec-plan --json -S ev.jsonl "more" | grep -q "\"shown\":\[\"s05\"\]"'
 
+# a message that cannot be one is refused, said with its line, never
+# written (it made the session unreadable); the conversation goes on
+test_fail 'a message that is not UTF-8 is refused with its line number' 1 \
+	'^rec-chat: stdin:3: the message is not valid UTF-8$' \
+	'printf "rock\n\nzebra \377 please\npop\n" | rec-chat -S u.jsonl > out'
+test_ok '... the turns before and after it are answered, and the session reads back' \
+	'test "$(wc -l < out)" -eq 2 && test "$(wc -l < u.jsonl)" -eq 2 &&
+	 grep -q "\"user\":\"pop\"" out && ! grep -q "zebra" u.jsonl &&
+	 echo more | rec-chat -S u.jsonl > out2 && grep -q "\"turn\":3" out2'
+test_fail 'a message with a NUL byte is refused, not cut short' 1 \
+	'^rec-chat: stdin:2: the message has a NUL byte$' \
+	'printf "rock\nno zebra\000stripes please\n" | rec-chat > out'
+test_ok '... and only the other turn is answered' \
+	'test "$(wc -l < out)" -eq 1 && ! grep -q "zebra" out'
+test_fail 'a message longer than REC_MAX_REQUEST is refused' 1 \
+	'^rec-chat: stdin:1: the message is longer than 100 bytes \(REC_MAX_REQUEST\)$' \
+	'{ head -c 150 /dev/zero | tr "\0" "a"; printf "\nrock\n"; } |
+	 REC_MAX_REQUEST=100 rec-chat > out && test "$(wc -l < out)" -eq 1'
+
+# a full disk while a turn is appended: the turn fails, and the session
+# is as it was (a partial line would make it unreadable); the file size
+# limit plays the full disk, in the shell's blocks
+( trap "" XFSZ; ulimit -f 1; head -c 4096 /dev/zero > probe ) 2> /dev/null
+unit=$(wc -c < probe)
+test_fail 'a session append past the file size limit: the real error' 1 \
+	"^rec-chat: cannot write session 'full.jsonl': File too large$" \
+	'echo "rock from the 90s" | rec-chat -S full.jsonl > /dev/null &&
+	 wc -c < full.jsonl > before && cp full.jsonl full.before &&
+	 echo "more" | (trap "" XFSZ; ulimit -f $(($(cat before) / unit + 1));
+	     exec rec-chat -S full.jsonl > /dev/null)'
+test_ok '... and the session is whole and reads back' \
+	'cmp full.jsonl full.before && echo more | rec-chat -S full.jsonl > out &&
+	 grep -q "\"turn\":2" out'
+
 done_testing

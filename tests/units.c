@@ -1,10 +1,12 @@
 /*
  * units: checks of library pieces the tools use but do not show
  * directly: the atomic writer's failure paths, the ranked-list order
- * and its top-k heap, the hash's values, and the space file.  Each
- * subcommand says what failed on stderr and exits 1.
+ * and its top-k heap, the hash's values, the space file, and the check
+ * that no value of a plan reads as an option.  Each subcommand says
+ * what failed on stderr and exits 1.
  *
- * usage: units atomic DIR | sort | hash | space DIR
+ * usage: units atomic DIR | sort | hash | space DIR | plan |
+ *        planopts TOOL
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -275,6 +277,58 @@ space(const char *dir)
 	rec_buf_free(&path);
 }
 
+/* a plan of one stage, argv given; the check's verdict */
+static int
+plan_ok(const char *const *argv)
+{
+	struct rec_stage s;
+	struct rec_plan p;
+	struct rec_buf why = {0};
+	int r;
+
+	memset(&p, 0, sizeof p);
+	for (s.argc = 0; argv[s.argc]; s.argc++)
+		;
+	s.argv = (char **)argv;	/* only read */
+	p.src = &s;
+	p.nsrc = 1;
+	r = rec_plan_check(&p, &why);
+	rec_buf_free(&why);
+	return r == 0;
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* what the plan check lets through: values after their option, or
+ * after "--", whatever they start with; nothing else that starts
+ * with '-' */
+static void
+plan(void)
+{
+	CHECK(plan_ok(ARGS("rec-bm25", "-e", "-k", "3", "--", "-d/etc/passwd",
+	    "--db=x")));
+	CHECK(plan_ok(ARGS("rec-dense", "-t", "-d/etc/passwd", "-k", "3")));
+	CHECK(plan_ok(ARGS("rec-cf", "-l", "-x,--db=y", "-u", "--db=z")));
+	CHECK(plan_ok(ARGS("rec-rank", "-n", "-d/etc/passwd", "-k", "3")));
+	CHECK(plan_ok(ARGS("rec-sql", "-w", "--", "-k", "1")));
+	CHECK(plan_ok(ARGS("rec-sql")));
+	/* an operand without "--", a value without its option */
+	CHECK(!plan_ok(ARGS("rec-bm25", "-k", "3", "-d/etc/passwd")));
+	CHECK(!plan_ok(ARGS("rec-bm25", "-k", "3", "rock")));
+	CHECK(!plan_ok(ARGS("rec-dense", "-t", "a", "--db=x")));
+	CHECK(!plan_ok(ARGS("rec-dense", "-t", "a", "-")));
+	/* clusters, long options, unknown letters, a missing value */
+	CHECK(!plan_ok(ARGS("rec-cf", "-ek", "3")));
+	CHECK(!plan_ok(ARGS("rec-cf", "--all")));
+	CHECK(!plan_ok(ARGS("rec-cf", "-:")));
+	CHECK(!plan_ok(ARGS("rec-cf", "-t", "x")));
+	CHECK(!plan_ok(ARGS("rec-cf", "-k")));
+	/* another program only without arguments */
+	CHECK(!plan_ok(ARGS("sh", "-c", "x")));
+	CHECK(!plan_ok(ARGS("rec-import", "-h")));
+	CHECK(plan_ok(ARGS("upper")));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -287,8 +341,15 @@ main(int argc, char **argv)
 		hash();
 	else if (argc == 3 && !strcmp(argv[1], "space"))
 		space(argv[2]);
-	else
+	else if (argc == 2 && !strcmp(argv[1], "plan"))
+		plan();
+	else if (argc == 3 && !strcmp(argv[1], "planopts")) {
+		const char *o = rec_plan_tool_opts(argv[2]);
+		if (!o)
+			rec_die("no tool '%s' in the plan table", argv[2]);
+		printf("%s\n", o);
+	} else
 		rec_usage_die("usage: units atomic DIR | sort | hash | "
-		    "space DIR");
+		    "space DIR | plan | planopts TOOL");
 	rec_exit(failed);
 }

@@ -35,4 +35,15 @@ test_fail 'rec-import past the file size limit: the catalog stays as it was' 1 \
 	'cp u.db before.db && trap "" XFSZ; ulimit -f 8; rec-import -d u.db vectors -a toy2 v.jsonl'
 test_ok '... and no temporary copy' 'cmp u.db before.db && test -z "$(tmps .)"'
 
+# a profile rec-chat cannot save (the disk full): the error, the old
+# profile, and no temporary file (a 0-byte one was left)
+awk 'BEGIN { printf "{\"like\":{\"tags\":["; for (i = 0; i < 20; i++) printf "%s\"t%098d\"", i ? "," : "", i; print "]}}" }' > prof.json
+cp prof.json prof.before
+test_fail 'a profile past the file size limit: the real error' 1 \
+	"^rec-chat: cannot write profile 'prof.json': File too large$" \
+	'echo "I love Metallica, more songs like One More Time" |
+	 (trap "" XFSZ; ulimit -f 1; exec rec-chat -d u.db -P prof.json > /dev/null)'
+test_ok '... and the profile as it was, and no temporary file' \
+	'cmp prof.json prof.before && test -z "$(tmps .)"'
+
 done_testing
