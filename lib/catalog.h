@@ -144,7 +144,8 @@ void rec_sql_readonly(sqlite3 *db, long timeout_ms);
 const char *rec_sql_refusal(void);
 /* lifts the guard (on) for rec's own queries, and puts it back */
 void rec_sql_trusted(sqlite3 *db, int on);
-/* has(list, value): a JSON list column holds value (folded);
+/* has(list, value, ...): a JSON list column holds any of the values
+ * (folded);
  * norm(text): text folded as rec_norm() does */
 void rec_sql_functions(sqlite3 *db);
 /* Turns a failed prepare into a message a planner can act on: unknown

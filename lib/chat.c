@@ -162,8 +162,13 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
     struct rec_buf *mlog)
 {
-	int tries = 0;
+	int tries = 0, ncons = in->ncons;
 	size_t got = 0, want = (size_t)(in->k < 3 ? in->k : 3);
+	struct rec_cons cons[REC_MAXC];
+
+	/* what the critic relaxes is relaxed for this answer; the person
+	 * still asked for it, and the state keeps it */
+	memcpy(cons, in->cons, sizeof cons);
 
 	for (;;) {
 		rec_plan_make(kb, in, &t->plan);
@@ -253,4 +258,6 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 			    t->emptied.data);
 		rec_intent_shown(kb, in, t->out.data, t->out.len);
 	}
+	memcpy(in->cons, cons, sizeof cons);
+	in->ncons = ncons;
 }

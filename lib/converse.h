@@ -140,6 +140,7 @@ struct rec_kb {
 	int has_tempo, has_duration, has_valence, has_energy,
 	    has_dance, has_acoustic, has_instrumental;
 	int maxyear;
+	double popmax;			/* the largest popularity, or 0 */
 	int has_knn, has_bm25;
 	char *semid_space;
 	char *dense_space;		/* audio, or the first other space */

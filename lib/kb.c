@@ -361,6 +361,16 @@ rec_kb_load(const char *catalog)
 			kb->maxyear = sqlite3_column_int(st, 0);
 		sqlite3_reset(st);
 	}
+	/* the most popular item's popularity, for a prior in [0, 1] */
+	if (kb->c_pop) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT max(\"%s\") FROM items", kb->c_pop);
+		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+		if (rec_catalog_step(kb->cat, st, LOADING))
+			kb->popmax = sqlite3_column_double(st, 0);
+		sqlite3_reset(st);
+		rec_buf_reset(&sql);
+	}
 	/* creators, by folded name */
 	if (kb->c_creator) {
 		rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items WHERE "
@@ -588,35 +598,44 @@ rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b)
 {
 	struct rec_buf f = {0};
-	char *copy = xstrdup(group), *tok, *save = NULL;
 	size_t i, n = 0;
 
+	/* one has() per column, with every value of the group that
+	 * column holds as a category: the list is read once a row */
 	rec_buf_addc(b, '(');
-	for (tok = strtok_r(copy, "|", &save); tok;
-	    tok = strtok_r(NULL, "|", &save)) {
-		rec_buf_reset(&f);
-		rec_norm(&f, tok, strlen(tok));
-		for (i = 0; f.len && i < kb->ntc; i++) {
-			const struct rec_tagcol *tc = &kb->tc[i];
-			size_t k = rec_hash_get(&tc->val, f.data, f.len);
+	for (i = 0; i < kb->ntc; i++) {
+		const struct rec_tagcol *tc = &kb->tc[i];
+		char *copy = xstrdup(group), *tok, *save = NULL;
+		size_t m = 0;
+		for (tok = strtok_r(copy, "|", &save); tok;
+		    tok = strtok_r(NULL, "|", &save)) {
+			size_t k;
 			const char *q;
+			rec_buf_reset(&f);
+			rec_norm(&f, tok, strlen(tok));
+			k = f.len ? rec_hash_get(&tc->val, f.data, f.len) :
+			    (size_t)-1;
 			if (k == (size_t)-1 || (double)tc->count[k] * 200 <
 			    (double)kb->nitems)
 				continue;
-			rec_buf_printf(b, "%shas(\"%s\", '", n++ ? " OR " : "",
-			    tc->name);
+			if (!m++)
+				rec_buf_printf(b, "%shas(\"%s\"", n++ ? " OR " :
+				    "", tc->name);
+			rec_buf_adds(b, ", '");
 			for (q = f.data; *q; q++) {
 				if (*q == '\'')
 					rec_buf_addc(b, '\'');
 				rec_buf_addc(b, *q);
 			}
-			rec_buf_adds(b, "')");
+			rec_buf_addc(b, '\'');
 		}
+		if (m)
+			rec_buf_addc(b, ')');
+		free(copy);
 	}
 	if (!n)
 		rec_buf_adds(b, "0");
 	rec_buf_addc(b, ')');
-	free(copy);
 	rec_buf_free(&f);
 }
 

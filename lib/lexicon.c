@@ -22,7 +22,8 @@
 const struct rec_concept rec_concepts[] = {
 	/* moods */
 	{ "sad", REC_FACET_MOOD,
-	  "sad|sadness|melancholic|melancholy|gloomy|depressing|depressed|"
+	  "sad|sadder|sadness|melancholic|melancholy|gloomy|depressing|"
+	  "depressed|"
 	  "heartbreak|heartbroken|feeling blue|feeling down|cry|crying|"
 	  "triste|tristes|tristeza|melancolico|melancolica|traurig|trist|"
 	  "tristesse|melancolique|deprime|deprimido|deprimida",
@@ -30,7 +31,8 @@ const struct rec_concept rec_concepts[] = {
 	  "melancholia|sad songs", NULL, NULL, 0,
 	  { N("valence", "<=", 0.35), NONE, NONE } },
 	{ "happy", REC_FACET_MOOD,
-	  "happy|happiness|cheerful|joyful|joy|positive|good mood|"
+	  "happy|happier|happiness|cheerful|cheerier|joyful|joy|positive|"
+	  "good mood|more upbeat|"
 	  "lift my mood|cheer me up|alegre|alegres|feliz|felices|felicidad|"
 	  "heureux|heureuse|joyeux|joyeuse|gai|frohlich|glucklich|"
 	  "gute laune|lustig|contente",
@@ -42,14 +44,16 @@ const struct rec_concept rec_concepts[] = {
 	  "upbeat|energetic|happy|fun|party", NULL, NULL, 0,
 	  { N("valence", ">=", 0.6), NONE, NONE } },
 	{ "energetic", REC_FACET_MOOD,
-	  "energetic|energy|intense|loud|powerful|hype|hyped|pumped|"
+	  "energetic|more energetic|energy|intense|louder|loud|powerful|"
+	  "hype|hyped|pumped|livelier|"
 	  "pump me up|pumping|energico|energica|energetico|energetica|"
 	  "energique|energiegeladen|intensa|intenso",
 	  "energetic|energy|powerful|intense|hard|pump up", NULL, NULL, 0,
 	  { N("energy", ">=", 0.7), NONE, NONE } },
 	{ "calm", REC_FACET_MOOD,
-	  "calm|chill|chilled|chillout|chill out|relax|relaxing|relaxed|"
-	  "mellow|quiet|soft|peaceful|soothing|gentle|laid back|unwind|"
+	  "calm|calmer|chill|chiller|chilled|chillout|chill out|relax|"
+	  "relaxing|relaxed|mellow|mellower|quiet|quieter|soft|softer|"
+	  "peaceful|soothing|gentle|laid back|unwind|"
 	  "tranquilo|tranquila|tranquilos|calma|calme|calmes|doux|douce|"
 	  "apaisant|apaisante|ruhig|ruhige|entspannt|entspannend|"
 	  "entspannung|relajante|relajantes|relajar|relaxante|tranquille|"
@@ -317,6 +321,7 @@ static const char *const filler[] = {
 	"released", "release", "releases", "came", "come", "made", "out",
 	"recorded", "record", "written", "sung", "watched", "listened",
 	"but", "pero", "mais", "aber", "mas", "though", "although", "yet",
+	"only", "long", "fine", "ok", "alright", "whatever", "matter",
 	/* Spanish */
 	"el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del",
 	"y", "o", "para", "por", "con", "en", "que", "mi", "mis", "me",

@@ -603,8 +603,12 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			rec_strs_add(&in->seen, list->v[n]);
 		else {
 			rec_strs_add(&in->liked_items, list->v[n]);
-			rec_intent_said(in, "like the %s one", n < 10 ? ord[n] :
-			    "chosen");
+			if (used == 3)
+				rec_intent_said(in, "like the one from %s",
+				    ws->w[i + 2]);
+			else
+				rec_intent_said(in, "like the %s one", n < 10 ?
+				    ord[n] : "chosen");
 		}
 		mark(ws, i, used);
 		for (k = i + used; k < ws->n && k < i + used + 3; k++)
@@ -777,8 +781,18 @@ more(struct rec_words *ws)
 	    "something else", "anything else", "other ones", "some more",
 	    "more", "mas", "plus", "encore", "mehr", "otra", "otro", "autre",
 	    NULL };
+	size_t i, n, k;
 
-	return phrase(ws, ph, 1) != 0;
+	/* "no more Pitbull" is a dislike, not "more" */
+	for (k = 0; ph[k]; k++)
+		for (i = 0; i < ws->n; i++)
+			if ((n = rec_words_phrase(ws, i, ph[k])) && !(i > 0 &&
+			    (at(ws, i - 1, "no") || at(ws, i - 1, "not") ||
+			    at(ws, i - 1, "any")))) {
+				mark(ws, i, n);
+				return 1;
+			}
+	return 0;
 }
 
 /* the subject of a turn: what it is about (items, creators, a genre) */
@@ -953,7 +967,8 @@ merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
 	/* words of meaning belong to their message, unless it goes on */
 	if (cont)
 		rec_strs_copy(&in->words, &prev->words);
-	rec_strs_copy(&in->themes, &prev->themes);
+	if (!(drop & (1u << REC_FACET_GENRE)))
+		rec_strs_copy(&in->themes, &prev->themes);
 	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {
 		int dup = 0, down = 0;
 		size_t k;
@@ -1007,9 +1022,10 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		in->popular = 3;
 	tastes(&ws, in);
 	popularity(kb, &ws, in);
+	/* "the one from 1999" before "from 1999" is read as an era */
+	references(kb, &ws, in, prev);
 	numbers(kb, &ws, in);
 	rel = relative(kb, &ws, in);
-	references(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
 	/* nothing new at all ("Great!", "yes please"): go on */
 	if (prev && !cont && !rel && nothing_new(in) && in->popular != 3)

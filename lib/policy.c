@@ -307,7 +307,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
-	int mood = 0;
+	int mood = 0, boost = 0;
 	int sources;
 
 	memset(p, 0, sizeof *p);
@@ -543,35 +543,51 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* the topic's tags that are values of the catalog, as a condition:
 	 * the prior is the topic's best-known items, not the catalog's */
 	rec_buf_reset(&topic);
-	for (i = 0; i < in->tags.n; i++) {
-		int f0, c, numeric = 0;
-		const char *v = rec_facet_split(in->tags.v[i], &f0);
-		struct rec_buf f = {0};
-		size_t t;
-		/* a mood the catalog can measure ("sad": low valence) is
-		 * kept by its numbers; its tags only guide */
-		for (c = 0; c < in->ncons; c++)
-			numeric |= in->cons[c].facet == f0;
-		if (f0 != REC_FACET_GENRE && numeric)
-			continue;
-		rec_norm(&f, v, strlen(v));
-		if (!f.len || rec_hash_get(&kb->tag, f.data, f.len) ==
-		    (size_t)-1) {
+	{
+		struct rec_strs vals = {0};
+		for (i = 0; i < in->tags.n; i++) {
+			int f0, c, numeric = 0, kept = 0;
+			const char *v = rec_facet_split(in->tags.v[i], &f0);
+			struct rec_buf f = {0};
+			size_t nd;
+			/* a mood the catalog can measure ("sad": low
+			 * valence) is kept by its numbers; its tags only
+			 * guide */
+			for (c = 0; c < in->ncons; c++)
+				numeric |= in->cons[c].facet == f0;
+			/* nor narrower than the categories kept to */
+			for (nd = 0; nd < in->need.n; nd++) {
+				int fn;
+				rec_facet_split(in->need.v[nd], &fn);
+				kept |= fn == f0;
+			}
+			if ((f0 != REC_FACET_GENRE && numeric) || kept)
+				continue;
+			rec_norm(&f, v, strlen(v));
+			if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
+			    (size_t)-1)
+				rec_strs_add(&vals, f.data);
 			rec_buf_free(&f);
-			continue;
 		}
-		for (t = 0; t < kb->nc_tags; t++) {
-			rec_buf_printf(&topic, "%shas(\"%s\", ", topic.len ?
-			    " OR " : "", kb->c_tags[t]);
-			sql_str(&topic, f.data);
+		/* one has() a column: its list read once a row */
+		for (i = 0; vals.n && i < kb->nc_tags; i++) {
+			size_t v;
+			rec_buf_printf(&topic, "%shas(\"%s\"", topic.len ?
+			    " OR " : "", kb->c_tags[i]);
+			for (v = 0; v < vals.n; v++) {
+				rec_buf_adds(&topic, ", ");
+				sql_str(&topic, vals.v[v]);
+			}
 			rec_buf_addc(&topic, ')');
 		}
-		rec_buf_free(&f);
+		rec_strs_free(&vals);
 	}
-	/* the catalog under the conditions, most popular (or best)
-	 * first: what a vague request gets, and a tie-breaker for the
-	 * others; the categories preferred, likewise */
-	if (!by || in->popular > 0) {
+	/* with a topic to search, popularity reorders what the search
+	 * found (a boost in rec-rank below); without one, the catalog
+	 * under the conditions, most popular first, is the source */
+	boost = topic.len && kb->c_pop && kb->popmax > 0 && sources > 0 &&
+	    !in->liked_items.n && !in->similar.n && !by;
+	if ((!by || in->popular > 0) && !boost) {
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
 		if (topic.len)
@@ -668,6 +684,19 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->popular < 0 && kb->c_pop) {
 		arg(&p->filt[p->nfilt - 1], "-N");
 		arg(&p->filt[p->nfilt - 1], "0.5");
+	} else if (boost) {
+		/* the score times 1 + w log(1 + popularity), the log
+		 * scaled to [0, 1]: the topic's best-known first */
+		const char *e;
+		double wpop = in->popular > 0 ? 3 : 1;
+		if ((e = getenv("TUNE_boost")))
+			wpop = atof(e);
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, ".score * (1 + %g * ((((.item.\"%s\" // 0) "
+		    "| if . < 0 then 0 else . end) + 1 | log) / %.6g))", wpop,
+		    kb->c_pop, log(kb->popmax + 1));
+		arg(&p->filt[p->nfilt - 1], "-b");
+		arg(&p->filt[p->nfilt - 1], b.data);
 	}
 	if (in->boost.n) {
 		rec_buf_reset(&b);

@@ -799,7 +799,9 @@ unique(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	return j;
 }
 
-/* --diversify: at most per candidates for each value of the field */
+/* --diversify: at most per candidates for each value of the field; a
+ * value naming several ("Lady Gaga, Beyoncé", "A feat. B") counts as
+ * its first name, so one artist's duets do not get round the cap */
 static size_t
 diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 {
@@ -812,7 +814,7 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 		    p->ids.keylen[c[i].uid]);
 		if (v) {
 			struct rec_buf b = {0};
-			rec_norm(&b, v, strlen(v));
+			rec_song_key(&b, v, 1);
 			key[i] = b.data ? b.data : xstrdup("");
 			free(v);
 		}

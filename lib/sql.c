@@ -287,29 +287,54 @@ fn_norm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&b);
 }
 
-/* has(list, value): folded membership in a JSON array of strings, or
- * folded equality with a plain string */
+/* has(list, value, ...): folded membership of any of the values in a
+ * JSON array of strings, or folded equality with a plain string; the
+ * list is parsed once however many values are asked about */
 static void
 fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct rec_buf want = {0}, got = {0}, pk = {0}, err = {0};
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
-	const char *v = (const char *)sqlite3_value_text(argv[1]);
+	size_t *woff, nw = 0;
 	msgpack_zone zone;
 	msgpack_object o;
-	size_t off = 0;
+	size_t off = 0, k;
 	uint32_t i;
 	int found = 0;
 
-	(void)argc;
-	if (!s || !v) {
+	if (argc < 2) {
+		sqlite3_result_error(ctx, "has(list, value, ...) needs a value",
+		    -1);
+		return;
+	}
+	if (!s) {
 		sqlite3_result_int(ctx, 0);
 		return;
 	}
-	rec_norm(&want, v, strlen(v));
+	/* the folded values, NUL-separated in want */
+	woff = xmalloc((size_t)argc * sizeof *woff);
+	for (k = 1; k < (size_t)argc; k++) {
+		const char *v = (const char *)sqlite3_value_text(argv[k]);
+		if (!v)
+			continue;
+		woff[nw++] = want.len;
+		rec_norm(&want, v, strlen(v));
+		rec_buf_addc(&want, 0);
+	}
+	/* most rows hold none of the values anywhere: the folded text,
+	 * where every element is folded as the values are, tells at once */
+	rec_norm(&got, s, strlen(s));
+	for (k = 0; k < nw && !found; k++)
+		found = strstr(got.data ? got.data : "", want.data + woff[k]) !=
+		    NULL;
+	if (!found)
+		nw = 0;
+	found = 0;
 	msgpack_zone_init(&zone, 1024);
-	if (s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), &pk, NULL, &err)
-	    && msgpack_unpack(pk.data, pk.len, &off, &zone, &o) ==
+	if (!nw)
+		;
+	else if (s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), &pk, NULL,
+	    &err) && msgpack_unpack(pk.data, pk.len, &off, &zone, &o) ==
 	    MSGPACK_UNPACK_SUCCESS && o.type == MSGPACK_OBJECT_ARRAY) {
 		for (i = 0; i < o.via.array.size && !found; i++) {
 			const msgpack_object *e = &o.via.array.ptr[i];
@@ -317,16 +342,20 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 				continue;
 			rec_buf_reset(&got);
 			rec_norm(&got, e->via.str.ptr, e->via.str.size);
-			found = got.len == want.len && (!got.len ||
-			    !memcmp(got.data, want.data, got.len));
+			for (k = 0; k < nw && !found; k++)
+				found = !strcmp(got.data ? got.data : "",
+				    want.data + woff[k]);
 		}
 	} else {
+		rec_buf_reset(&got);
 		rec_norm(&got, s, strlen(s));
-		found = got.len == want.len && (!got.len ||
-		    !memcmp(got.data, want.data, got.len));
+		for (k = 0; k < nw && !found; k++)
+			found = !strcmp(got.data ? got.data : "", want.data +
+			    woff[k]);
 	}
 	sqlite3_result_int(ctx, found);
 	msgpack_zone_destroy(&zone);
+	free(woff);
 	rec_buf_free(&want);
 	rec_buf_free(&got);
 	rec_buf_free(&pk);
@@ -338,7 +367,7 @@ rec_sql_functions(sqlite3 *db)
 {
 	sqlite3_create_function(db, "norm", 1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_norm, NULL, NULL);
-	sqlite3_create_function(db, "has", 2, SQLITE_UTF8 |
+	sqlite3_create_function(db, "has", -1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_has, NULL, NULL);
 }
 

@@ -81,6 +81,13 @@ test_ok '--diversify caps items per creator' \
 	   "{\"id\":\"s06\",\"score\":2}" "{\"id\":\"s03\",\"score\":1}" > five.jsonl &&
 	 test "$(rec-rank -D track_artist < five.jsonl | ids)" = "s01 s05 s03 " &&
 	 test "$(rec-rank -D creator -p 2 < five.jsonl | ids)" = "s01 s02 s05 s06 s03 "'
+printf '%s\n' 'id,title,artist' '1,A,Lady Gaga' '2,B,"Lady Gaga, Beyoncé"' \
+	'3,C,Lady Gaga feat. Someone' '4,D,Beyoncé' > duets.csv
+rec-import -d duets.db items -i id -r title=title -r artist=creator duets.csv || exit 1
+test_ok '--diversify counts a value naming several as its first name' \
+	'printf "%s\n" "{\"id\":\"1\",\"score\":4}" "{\"id\":\"2\",\"score\":3}" \
+	   "{\"id\":\"3\",\"score\":2}" "{\"id\":\"4\",\"score\":1}" |
+	 rec-rank -d duets.db -D creator -p 2 | ids > got && test "$(cat got)" = "1 2 4 "'
 test_ok '--mmr over a vector space spreads the list' \
 	'printf "%s\n" "{\"id\":\"s01\",\"vec\":[1,0]}" "{\"id\":\"s02\",\"vec\":[1,0.01]}" "{\"id\":\"s05\",\"vec\":[0,1]}" > v.jsonl &&
 	 rec-import -d s.db vectors -a toy v.jsonl &&

@@ -23,6 +23,12 @@ test_ok 'text compares without regard to case' \
 	'test "$(rec-sql -w "track_artist = '"'daft punk'"'" < /dev/null | ids)" = "s01 s02 "'
 test_ok 'has() finds a value in a list column, folded' \
 	'test "$(rec-sql -w "has(playlist, '"'PARTY'"')" < /dev/null | ids)" = "s01 s03 s08 s09 "'
+test_ok 'has() with several values: any of them; a plain column by equality' \
+	'test "$(rec-sql -w "has(playlist, '"'nope'"', '"'rock anthems'"')" < /dev/null | ids)" = "s05 s06 s07 " &&
+	 test "$(rec-sql -w "has(track_artist, '"'nobody'"', '"'METALLICA'"')" < /dev/null | ids)" = "s05 s06 " &&
+	 test "$(rec-sql -w "has(track_artist, '"'metal'"')" < /dev/null | ids)" = ""'
+test_fail 'has() needs a value' 1 'has\(list, value, ...\) needs a value' \
+	'rec-sql -w "has(playlist)" < /dev/null'
 
 # pool semantics
 printf '%s\n' '{"id":"s07","score":9,"src":"bm25"}' '{"id":"s05","score":8,"src":"bm25","x":1}' \

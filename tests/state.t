@@ -1,0 +1,84 @@
+#!/bin/sh
+# The conversation as state: a follow-up that changes one thing keeps
+# the rest; references to what was shown; what was seen or turned down
+# never comes back; "more" without repeats, not even under another id.
+. "$(dirname "$0")/lib.sh"
+
+rec-import -d tunes.db items -i id -r title=title -r artist=creator \
+	-r album=collection -l genre -t year=integer -r year=date \
+	"$DATA/tunes.csv" && rec-bm25 -d tunes.db --index &&
+rec-import -d films.db items -i movieId -S genres='|' \
+	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date \
+	"$DATA/films.csv" &&
+	rec-import -d films.db interactions -u userId -i movieId -w rating \
+	"$DATA/film-ratings.csv" && rec-train -d films.db itemknn > /dev/null &&
+	rec-bm25 -d films.db --index || exit 1
+
+# one conversation: the messages on standard input, one answer a line
+talk() { db=$1; shift; printf '%s\n' "$@" | rec-chat -d "$db" -S s.jsonl; }
+ids_of() { sed -n "${1}p" | grep -o '"id":"[^"]*"' | cut -d'"' -f4; }
+# the state after the last turn of s.jsonl, one key a line
+state() { tail -1 s.jsonl | sed 's/.*"intent":{"\(.*\)},"plan".*/\1/; s/^\([a-z_]*\)":/\1:/' |
+	sed 's/,"\([a-z_]*\)":/\n\1:/g'; }
+# the last turn of s.jsonl as it is written
+last() { tail -1 s.jsonl; }
+fresh() { rm -f s.jsonl; }
+
+test_ok 'a follow-up that sets the era keeps the genre' \
+	'fresh && talk tunes.db "some pop" "only ones from before 2015" > out &&
+	 state > st && grep -q "^tags:\[\"genre:pop\"" st &&
+	 grep -q "\"column\":\"year\",\"op\":\"<\",\"value\":2015" s.jsonl &&
+	 for i in $(ids_of 2 < out); do
+	   test "$(sqlite3 tunes.db "select year < 2015 and genre like '"'"'%pop%'"'"' from items where id = '"'"'$i'"'"'")" = 1 || exit 1
+	 done'
+test_ok 'a new mood replaces the old one, the era stays' \
+	'fresh && talk tunes.db "sad songs from the 90s" "something happier" > /dev/null &&
+	 state | grep -q "^concepts:\[\"happy\"\]" &&
+	 ! last | grep -q "\"say\":\"sad\"" && last | grep -q "\"say\":\"from the 1990s\""'
+test_ok '"no more X" keeps the topic and drops X' \
+	'fresh && talk tunes.db "3 pop songs" "no more Blue Days" > out &&
+	 state > st && grep -q "^disliked_creators:\[\"Blue Days\"\]" st &&
+	 grep -q "^tags:\[\"genre:pop\"" st && ! ids_of 2 < out | grep -q "t09\|t10" &&
+	 test -n "$(ids_of 2 < out)"'
+test_ok '"not so dark, something lighter" turns dark down' \
+	'fresh && talk films.db "a dark thriller" "not so dark, something lighter" > /dev/null &&
+	 state > st && grep -q "^concepts:.*\"light\"" st && grep -q "\"not:dark\"" st &&
+	 ! grep -q "mood:dark" st'
+test_ok '"any genre" drops the genre and keeps the rest' \
+	'fresh && talk tunes.db "upbeat rock" "any genre is fine as long as it is upbeat" > /dev/null &&
+	 ! state | grep -q "genre:rock" && last | grep -q "\"say\":\"upbeat\""'
+test_ok '"the second one" is the second item shown' \
+	'fresh && talk films.db "movies like The Matrix" "more like the second one" > out &&
+	 second=$(ids_of 1 < out | sed -n 2p) && state | grep -q "^liked_items:\[\"$second\"\]"'
+test_ok '"the one from 1979" is the item of that year' \
+	'fresh && talk films.db "scary movies" "more like the one from 1979" > out &&
+	 y=$(state | sed -n "s/^liked_items:\[\"\([0-9]*\)\"\]/\1/p") &&
+	 test "$(sqlite3 films.db "select year from items where id = '"'"'$y'"'"'")" = 1979'
+test_ok '"not that artist" turns the artist of the list down' \
+	'fresh && talk tunes.db "songs by queen" "not that artist" > out &&
+	 state | grep -q "^disliked_creators:\[\"Queen\"\]" && ! ids_of 2 < out | grep -q "t04\|t13"'
+test_ok 'seen is never shown again, and is no like' \
+	'fresh && talk films.db "I have seen Alien" "scary movies" > out &&
+	 state > st && grep -q "^seen:\[\"10\"\]" st && ! grep -q "^liked_items:\[\"10\"" st &&
+	 ! ids_of 2 < out | grep -qx 10'
+test_ok 'chit-chat goes on from the state' \
+	'fresh && talk tunes.db "songs by queen" "thanks, sounds good" > out &&
+	 state | grep -q "^liked_creators:\[\"Queen\"\]"'
+test_ok '"more" shows nothing twice' \
+	'fresh && talk films.db "3 scary movies" "more" "more" > out &&
+	 { ids_of 1 < out; ids_of 2 < out; ids_of 3 < out; } | sort | uniq -d > dup &&
+	 test ! -s dup && test -n "$(ids_of 2 < out)"'
+# the same song under another id is a repeat
+printf '%s\n' id,title,artist,popularity,genre 'a1,Same Song,Band A,90,pop' \
+	'a2,Same Song,Band A,80,pop' 'b1,Other Song,Band B,70,pop' 'c1,Third Song,Band C,60,pop' > rel.csv
+rec-import -d rel.db items -i id -r title=title -r artist=creator -l genre rel.csv &&
+	rec-bm25 -d rel.db --index || exit 1
+test_ok '"more" does not bring back a song shown under another id' \
+	'fresh && talk rel.db "pop" "more" > out &&
+	 ids_of 1 < out | grep -qx a1 && ! ids_of 2 < out | grep -qx a2'
+test_ok 'items liked before stay as weaker seeds when the subject changes' \
+	'fresh && talk films.db "I loved Alien" "some comedies" > /dev/null &&
+	 state | grep -q "^earlier_items:\[\"10\"\]" &&
+	 tail -1 s.jsonl | grep -q "rec-cf -e -s earlier"'
+
+done_testing

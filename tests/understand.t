@@ -1,0 +1,107 @@
+#!/bin/sh
+# What the planner understands of one message, on two hand-written
+# catalogs (tests/data/tunes.csv: songs with audio features; films.csv
+# and film-ratings.csv: films with genres and ratings): titles in the
+# forms catalogs write them, names only with evidence, words that link
+# to nothing kept out of title searches, the lexicon's concepts in five
+# languages, "like X", questions, popularity.
+. "$(dirname "$0")/lib.sh"
+
+rec-import -d tunes.db items -i id -r title=title -r artist=creator \
+	-r album=collection -l genre -t year=integer -r year=date \
+	"$DATA/tunes.csv" && rec-bm25 -d tunes.db --index &&
+rec-import -d films.db items -i movieId -S genres='|' \
+	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date \
+	"$DATA/films.csv" &&
+	rec-import -d films.db interactions -u userId -i movieId -w rating \
+	"$DATA/film-ratings.csv" && rec-train -d films.db itemknn > /dev/null &&
+	rec-bm25 -d films.db --index || exit 1
+# the intent as one line per key that has a value
+intent() {
+	db=$1; shift
+	rec-plan -d "$db" --json "$@" | sed 's/.*"intent":\({.*}\),"plan".*/\1/' |
+		sed 's/,"\([a-z_]*\)":/\n\1:/g'
+}
+t() { intent tunes.db "$@"; }
+f() { intent films.db "$@"; }
+# the answer to one message, as its reply and its items' ids
+reply() { db=$1; shift; echo "$*" | rec-chat -d "$db" | sed 's/.*"reply":"\([^"]*\)".*/\1/'; }
+ids() { db=$1; shift; echo "$*" | rec-chat -d "$db" | grep -o '"id":"[^"]*"' | cut -d'"' -f4 | tr '\n' ' '; }
+
+# titles in every form
+test_ok '"The Matrix" is "Matrix, The (1999)"' \
+	'f "movies like The Matrix" | grep -q "^{\"liked_items\":\[\"1\"\]"'
+test_ok 'a title by its a.k.a.' \
+	'f "something like Se7en" | grep -q "^{\"liked_items\":\[\"2\"\]"'
+test_ok 'a song without its " - Remastered 2011"' \
+	't "Bohemian Rhapsody but newer" | grep -q "^{\"liked_items\":\[\"t04\"\]"'
+test_ok 'and not the artist whose name is a prefix of it' \
+	'! t "Bohemian Rhapsody but newer" | grep -q Bohemia\"'
+test_ok 'a misspelt title after a cue' \
+	'f "movies like Incepton" | grep -q "^{\"liked_items\":\[\"8\"\]"'
+# evidence before a name
+test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
+	't "something to focus while coding" > out && ! grep -q "Focus" out &&
+	 grep -q "^concepts:\[\"focus\"\]" out'
+test_ok 'and the band Focus is not shown for it' \
+	'! ids tunes.db "something to focus while coding" | grep -q t03'
+test_ok 'a name with a cue is a name' \
+	't "play Hocus Pocus by Focus" | grep -q "^liked_creators:\[\"Focus\"\]"'
+test_ok 'words that link to nothing never search titles' \
+	'rec-plan -d tunes.db "upbeat songs for my morning run" > out &&
+	 ! grep -q "rec-bm25[^|;]*-f title" out && ! grep -q "morning" out'
+test_ok 'and the list has no "Run Away" or "Good Morning"' \
+	'test -n "$(ids tunes.db "upbeat songs for my morning run")" &&
+	 ! ids tunes.db "upbeat songs for my morning run" | grep -q "t01\|t02"'
+test_ok 'a title is no film for "The Day After" in "after a bad day"' \
+	'! ids films.db "feel-good movie after a bad day" | grep -q "\b6\b"'
+test_ok 'a capitalised first word is not a title by itself' \
+	'! t "Tears are falling, play something sad" | grep -q "liked_items\":\[\""'
+# concepts, grounded in the catalog
+test_ok 'a workout: high energy and tempo where the catalog has them' \
+	'rec-plan -d tunes.db --json "songs for my morning run" > out &&
+	 grep -q "{\"column\":\"energy\",\"op\":\">\",\"value\":0.7" out &&
+	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":118" out'
+test_ok 'and every song of the answer meets them' \
+	'for i in $(ids tunes.db "songs for my morning run"); do
+	   test "$(sqlite3 tunes.db "select energy > 0.7 and tempo > 118 from items where id = '"'"'$i'"'"'")" = 1 || exit 1
+	 done'
+test_ok 'Spanish: sad songs of the 90s' \
+	't "canciones tristes de los 90" | grep -q "^concepts:\[\"sad\"\]" &&
+	 rec-plan -d tunes.db --json "canciones tristes de los 90" > out &&
+	 grep -q "\"column\":\"year\",\"op\":\">=\",\"value\":1990" out &&
+	 grep -q "\"column\":\"valence\",\"op\":\"<=\"" out'
+test_ok 'French: calm music to sleep' \
+	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
+test_ok 'a film genre by another name, kept to: "funny" is comedy' \
+	'f "a funny movie for tonight" | grep -q "^need:\[\"genre:comedy\"\]"'
+test_ok 'and a genre a catalog lacks is no condition' \
+	'! t "a funny song" | grep -q "^need:\[\""'
+test_ok 'scary: horror or thriller, and "not too gory" is no gore' \
+	'f "scary movie but not too gory" > out &&
+	 grep -q "^need:\[\"genre:horror|thriller\"\]" out'
+# "like X"
+test_ok '"like X" (a creator) asks for others: most of the list is not X' \
+	't "songs like Queen" | grep -q "^similar:\[\"Queen\"\]" &&
+	 test "$(ids tunes.db "songs like Queen" | tr " " "\n" | grep -c "t04\|t13")" -le 2'
+test_ok '"like X" (a film) prefers its genres and leaves X out' \
+	'rec-plan -d films.db "movies like The Matrix" > out &&
+	 grep -q "rec-sql -a -s seedcats" out && grep -q -- "-n 1 " out'
+# questions
+test_ok 'who sang it: the catalog says' \
+	'reply tunes.db "who sang Bohemian Rhapsody" | grep -q "^.Bohemian Rhapsody - Remastered 2011. is by Queen"'
+test_ok 'how many: counted in the catalog' \
+	'reply tunes.db "how many songs does Queen have" | grep -q "^The catalog has 2 titles by Queen"'
+test_ok 'who directed it: the catalog has no directors, and says so' \
+	'reply films.db "who directed Pulp Fiction" | grep -q "^The catalog has no directors"'
+test_ok 'what year is it' \
+	'reply films.db "what year is Jaws" | grep -q "^.Jaws (1975). is from 1975"'
+# popularity from the interactions
+test_ok 'the interactions are the popularity of a catalog without one' \
+	'test "$(sqlite3 films.db "select role from columns where name = '"'"'interactions'"'"'")" = popularity'
+test_ok '"popular sci-fi": the most rated first' \
+	'test "$(ids films.db "popular sci-fi movies" | cut -d" " -f1)" = 1'
+test_ok '"the best": rated highest, shrunk for films few rated' \
+	'rec-plan -d films.db "the best sci-fi movies" | grep -q "mean_weight"'
+
+done_testing
