@@ -321,7 +321,8 @@ static const char *const filler[] = {
 	"released", "release", "releases", "came", "come", "made", "out",
 	"recorded", "record", "written", "sung", "watched", "listened",
 	"but", "pero", "mais", "aber", "mas", "though", "although", "yet",
-	"only", "long", "fine", "ok", "alright", "whatever", "matter",
+	"only", "long", "fine", "ok", "alright", "whatever", "matter", "mind",
+	"care",
 	/* Spanish */
 	"el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del",
 	"y", "o", "para", "por", "con", "en", "que", "mi", "mis", "me",

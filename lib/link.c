@@ -437,9 +437,72 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	return 0;
 }
 
+/* where in the message a category to keep to was named */
+struct need_span {
+	size_t need;		/* its index in in->need */
+	size_t a, b;		/* its first and last word */
+};
+#define MAXSPANS 16
+
+static void
+note_need(struct need_span *sp, size_t *nsp, const struct rec_intent *in,
+    size_t before, size_t i, size_t n)
+{
+	if (in->need.n > before && *nsp < MAXSPANS) {
+		sp[*nsp].need = in->need.n - 1;
+		sp[*nsp].a = i;
+		sp[*nsp].b = i + n - 1;
+		(*nsp)++;
+	}
+}
+
+/* Genres named apart ("horror, thriller and comedy", "sci-fi or
+ * fantasy") are alternatives: one group, any of them.  Genres named
+ * together ("romantic comedies", "sci-fi horror") must all hold. */
+static void
+join_alternatives(const struct rec_words *ws, struct rec_intent *in,
+    struct need_span *sp, size_t nsp)
+{
+	size_t k, j;
+	int f0, f1;
+
+	/* in the order of the words */
+	for (k = 1; k < nsp; k++)
+		for (j = k; j > 0 && sp[j].a < sp[j - 1].a; j--) {
+			struct need_span t = sp[j];
+			sp[j] = sp[j - 1];
+			sp[j - 1] = t;
+		}
+	for (k = 1; k < nsp; k++) {
+		struct rec_buf b = {0};
+		const char *prev = in->need.v[sp[k - 1].need];
+		const char *cur = in->need.v[sp[k].need];
+		rec_facet_split(prev, &f0);
+		rec_facet_split(cur, &f1);
+		if ((sp[k].a == sp[k - 1].b + 1 && ws->clause[sp[k].a] ==
+		    ws->clause[sp[k - 1].b]) || f0 != REC_FACET_GENRE ||
+		    f1 != REC_FACET_GENRE || !*prev || !*cur)
+			continue;
+		rec_buf_printf(&b, "%s|%s", prev, rec_facet_split(cur, NULL));
+		free(in->need.v[sp[k - 1].need]);
+		in->need.v[sp[k - 1].need] = xstrdup("");
+		free(in->need.v[sp[k].need]);
+		in->need.v[sp[k].need] = b.data;
+	}
+	/* the emptied entries go */
+	for (k = j = 0; k < in->need.n; k++)
+		if (*in->need.v[k])
+			in->need.v[j++] = in->need.v[k];
+		else
+			free(in->need.v[k]);
+	in->need.n = j;
+}
+
 void
 rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
+	struct need_span sp[MAXSPANS];
+	size_t nsp = 0, before;
 	struct rec_hash seen = {0};
 	struct rec_buf g = {0};
 	size_t i, n, content = 0;
@@ -517,8 +580,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		if ((c = concept_at(ws, i, &n)) < 0)
 			continue;
 		ngram(ws, i, n, &g);
+		before = in->need.n;
 		rec_add_concept(kb, in, (size_t)c, ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE, g.data);
+		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);
 	}
 	/* spans of the tag vocabulary, the longest first */
@@ -530,9 +595,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				continue;
 			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
 				continue;
+			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);
+			note_need(sp, &nsp, in, before, i, n);
 			mark(ws, i, n);
 		}
+	join_alternatives(ws, in, sp, nsp);
 	/* what links to nothing: words of meaning, each once (a hash, not
 	 * rec_strs_add's scan, so a long message stays linear) */
 	for (i = 0; i < in->words.n; i++)

@@ -120,10 +120,17 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
 				neg = 0;
 			else if (rec_lex_negation(tok))
-				neg = 1;
-			push(ws, tok, strlen(tok), cap, quoted, neg, clause);
+				neg = 5;	/* the negation and four words */
+			/* "I don't mind comedy": no negation */
+			if (neg && (!strcmp(tok, "mind") || !strcmp(tok,
+			    "care") || !strcmp(tok, "problem")) && ws->n &&
+			    rec_lex_negation(ws->w[ws->n - 1]))
+				neg = 0;
+			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
 			if (rec_lex_negation(tok))
 				ws->used[ws->n - 1] = 1;
+			if (neg)
+				neg--;
 		}
 		first = 0;
 		p = q;
@@ -252,6 +259,10 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 
 		if (ws->used[i])
 			continue;
+		/* "I saw it in 2019", "which was made in 2001": a fact
+		 * about something named, not the wish */
+		if (ws->mode[i] != REC_LINK_ASK)
+			continue;
 		/* how many: "5 songs", "top 10", "a few" */
 		if ((v = num_at(ws, i)) >= 1 && v <= 100 && (count_noun(ws,
 		    i + 1) || count_noun(ws, i + 2) || (i > 0 && at(ws, i - 1,
@@ -329,8 +340,10 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				mark(ws, p, i - p + 1);
 				continue;
 			}
-			if (at(ws, p, "in") || at(ws, p, "of") || at(ws, p, "en")
-			    || at(ws, p, "im") || at(ws, p, "em")) {
+			if ((at(ws, p, "in") || at(ws, p, "of") || at(ws, p, "en")
+			    || at(ws, p, "im") || at(ws, p, "em")) && p > 0 &&
+			    (count_noun(ws, p - 1) || at(ws, p - 1, "music") ||
+			    at(ws, p - 1, "released") || at(ws, p - 1, "out"))) {
 				snprintf(say, sizeof say, "from %d", y);
 				cons_say(in, ycol, "=", y, say, REC_FACET_ERA);
 				rec_intent_said(in, "%s", say);
