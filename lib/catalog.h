@@ -146,6 +146,8 @@ const char *rec_sql_refusal(void);
 void rec_sql_trusted(sqlite3 *db, int on);
 /* has(list, value, ...): a JSON list column holds any of the values
  * (folded);
+ * names(text, name, ...): the value is one of the names, or names
+ * several of which one is (rec_name_parts; folded, "the" aside);
  * norm(text): text folded as rec_norm() does */
 void rec_sql_functions(sqlite3 *db);
 /* Turns a failed prepare into a message a planner can act on: unknown

@@ -153,9 +153,15 @@ void rec_norm(struct rec_buf *out, const char *s, size_t n);
  * 2011"), and, for a name, only the first of a list ("A, B", "A feat.
  * B", "A & B"); then folded as rec_norm() does */
 void rec_song_key(struct rec_buf *out, const char *s, int first_name);
+/* the names of a value naming several ("A, B", "A feat. B", "A x B",
+ * "A with B", and "A & B" when amp), each as written, appended to out;
+ * nothing when the value names one */
+struct rec_strs;
+void rec_name_parts(const char *s, int amp, struct rec_strs *out);
 /* append Latin-1 bytes as UTF-8 */
 void rec_latin1_to_utf8(struct rec_buf *out, const char *s, size_t n);
-/* edit distance between two byte strings, capped at max + 1 */
+/* edit distance between two byte strings (a swap of two neighbours is
+ * one edit), capped at max + 1 */
 int rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
     int max);
 

@@ -301,6 +301,52 @@ ground(struct rec_kb *kb)
 	kb->nground = n;
 }
 
+/* a creator's name as a key, without a leading "the" ("rolling
+ * stones") and with "and" for "&"; items counted for the name */
+static void
+add_creator(struct rec_kb *kb, const char *v, unsigned count,
+    struct rec_buf *n)
+{
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		const char *key;
+		size_t len, k;
+		int added;
+		rec_buf_reset(n);
+		if (pass == 2) {
+			/* "Brooks & Dunn" said "brooks and dunn" */
+			const char *amp = strstr(v, " & ");
+			if (!amp)
+				break;
+			rec_norm(n, v, (size_t)(amp - v));
+			rec_buf_adds(n, " and ");
+			rec_norm(n, amp + 3, strlen(amp + 3));
+		} else
+			rec_norm(n, v, strlen(v));
+		key = n->data ? n->data : "";
+		len = n->len;
+		if (pass == 1) {
+			if (len < 8 || strncmp(key, "the ", 4))
+				continue;
+			key += 4;
+			len -= 4;
+		}
+		if (len < 2)
+			continue;
+		k = rec_hash_put(&kb->creator, key, len, &added);
+		if (added) {
+			kb->cname = xrealloc(kb->cname, kb->creator.cap *
+			    sizeof *kb->cname);
+			kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
+			    sizeof *kb->ccount);
+			kb->cname[k] = xstrdup(v);
+			kb->ccount[k] = 0;
+		}
+		kb->ccount[k] += count;
+	}
+}
+
 struct rec_kb *
 rec_kb_load(const char *catalog)
 {
@@ -309,7 +355,6 @@ rec_kb_load(const char *catalog)
 	struct rec_buf sql = {0}, n = {0};
 	sqlite3_stmt *st;
 	char type[16], *s;
-	int added;
 
 	kb->cat = rec_catalog_load(catalog);
 	kb->catalog = kb->cat->path;
@@ -379,21 +424,15 @@ rec_kb_load(const char *catalog)
 		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
 		while (rec_catalog_step(kb->cat, st, LOADING)) {
 			const char *v = (const char *)sqlite3_column_text(st, 0);
-			size_t k;
-			rec_buf_reset(&n);
-			rec_norm(&n, v, strlen(v));
-			if (n.len < 2)
-				continue;
-			k = rec_hash_put(&kb->creator, n.data, n.len, &added);
-			if (added) {
-				kb->cname = xrealloc(kb->cname,
-				    kb->creator.cap * sizeof *kb->cname);
-				kb->ccount = xrealloc(kb->ccount,
-				    kb->creator.cap * sizeof *kb->ccount);
-				kb->cname[k] = xstrdup(v);
-				kb->ccount[k] = 0;
-			}
-			kb->ccount[k] += (unsigned)sqlite3_column_int(st, 1);
+			unsigned c = (unsigned)sqlite3_column_int(st, 1);
+			struct rec_strs parts = {0};
+			size_t i;
+			add_creator(kb, v, c, &n);
+			/* each of several names ("A feat. B") links too */
+			rec_name_parts(v, 0, &parts);
+			for (i = 0; i < parts.n; i++)
+				add_creator(kb, parts.v[i], c, &n);
+			rec_strs_free(&parts);
 		}
 		sqlite3_reset(st);
 	}

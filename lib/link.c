@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "converse.h"
 
@@ -209,8 +210,8 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return cued_before(ws, i) ? n > 1 ? 2 : 1 : 0;
 	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
 		return 2;
-	if (cued_before(ws, i) || (kind == NAME_CREATOR && cued_after(ws,
-	    i + n)) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
+	if (cued_before(ws, i) || (kind == NAME_CREATOR && (cued_after(ws,
+	    i + n) || (i > 0 && at(ws, i - 1, "of")))) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
 	    at(ws, i + n, "is"))))
 		return rare || cap || n > 1 ? 2 : 1;
 	if (cap && (n > 1 || len >= 4))
@@ -219,6 +220,9 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return (rare || n > 1) && (n > 1 || kind == NAME_CREATOR) ?
 		    2 : 1;
 	if (kind == NAME_CREATOR) {
+		/* "they might be giants": a long name, all of it */
+		if (n >= 3 && rare >= 1 && len >= 14)
+			return 2;
 		/* "daft punk", "eminem": rare words; one short word only
 		 * next to another name ("muse and queen") */
 		if (rare == n && (n > 1 || len >= 5))
@@ -254,9 +258,30 @@ add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	}
 }
 
+/* whether a title at [i, i + n) is asked for: a verb of asking a few
+ * words before it, or nothing else said */
+static int
+asked_for(const struct rec_words *ws, size_t i, size_t n, size_t content)
+{
+	static const char *const verb[] = { "play", "add", "put", "queue",
+	    "hear", "find", "want", "need", "show", "watch", "listen", "about",
+	    "pon",
+	    "mets", "joue", "spiel", NULL };
+	size_t j, k;
+
+	if (whole(ws, i, n, content))
+		return 1;
+	for (j = i > 4 ? i - 4 : 0; j < i; j++)
+		for (k = 0; verb[k]; k++)
+			if (at(ws, j, verb[k]))
+				return 1;
+	return 0;
+}
+
 static void
 add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    struct rec_intent *in, const char *id, const char *said)
+    size_t n, size_t content, struct rec_intent *in, const char *id,
+    const char *said)
 {
 	int mode = ws->mode[i];
 	int model = i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
@@ -271,9 +296,11 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		rec_intent_said(in, "seen '%s'", said);
 	} else {
 		rec_strs_add(&in->liked_items, id);
-		/* named, not as a model ("like X") nor as a taste ("I
-		 * loved X"): the item itself is wanted */
-		if (!model && mode != REC_LINK_LIKE)
+		/* asked for ("play X", "add X", the message is the name),
+		 * not as a model ("like X") nor as a taste ("I loved X",
+		 * "Also X, Y"): the item itself is wanted */
+		if (!model && mode != REC_LINK_LIKE && asked_for(ws, i, n,
+		    content))
 			rec_strs_add(&in->wanted, id);
 		rec_intent_said(in, "like '%s'", said);
 	}
@@ -407,15 +434,20 @@ mark(struct rec_words *ws, size_t i, size_t n)
  * creator or title within an edit or two */
 static int
 fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
-    struct rec_intent *in)
+    size_t content, struct rec_intent *in)
 {
 	struct rec_buf g = {0};
 	int quoted, strong = cued_before(ws, i) || all_cap(kb, ws, i, n,
 	    &quoted);
 	size_t k;
 
-	if (!ngram(ws, i, n, &g) || g.len < 6 || rare_words(kb, ws, i, n) < n ||
-	    (!strong && n == 1)) {
+	size_t rare = rare_words(kb, ws, i, n);
+
+	/* every word rare, or one common word inside a name of three
+	 * ("megan the stallion") */
+	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
+	    rare + 1 >= n && !common(kb, ws->w[i]) && !common(kb,
+	    ws->w[i + n - 1]))) || (!strong && n == 1)) {
 		rec_buf_free(&g);
 		return 0;
 	}
@@ -428,7 +460,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	}
 	if (strong && g.len >= 8 && (k = rec_kb_closest(&kb->title, g.data,
 	    g.len >= 12 ? 2 : 1)) != (size_t)-1) {
-		add_title(kb, ws, i, in, kb->tid[k], kb->title.key[k]);
+		add_title(kb, ws, i, n, content, in, kb->tid[k],
+		    kb->title.key[k]);
 		mark(ws, i, n);
 		rec_buf_free(&g);
 		return 1;
@@ -498,6 +531,73 @@ join_alternatives(const struct rec_words *ws, struct rec_intent *in,
 	in->need.n = j;
 }
 
+/* "Too Young by Post Malone": a title named with its creator is that
+ * creator's song, not the best-known song of that title */
+static void
+title_by_creator(struct rec_kb *kb, struct rec_intent *in)
+{
+	static const char what[] = "finding a title by its creator";
+	struct rec_buf sql = {0}, key = {0}, k2 = {0};
+	struct rec_strs *cr = in->liked_creators.n ? &in->liked_creators :
+	    &in->similar;
+	sqlite3_stmt *st;
+	size_t i, c;
+
+	if (!kb->c_title || !kb->c_creator || !cr->n)
+		return;
+	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items WHERE "
+	    "names(\"%s\", ?) ORDER BY %s%s%s", kb->c_title, kb->c_creator,
+	    kb->c_pop ? "\"" : "", kb->c_pop ? kb->c_pop : "rowid",
+	    kb->c_pop ? "\" DESC" : "");
+	for (i = 0; i < in->liked_items.n; i++) {
+		const char *id = in->liked_items.v[i];
+		char *t = rec_catalog_field(kb->cat, kb->c_title, id,
+		    strlen(id));
+		char *by = rec_catalog_field(kb->cat, kb->c_creator, id,
+		    strlen(id));
+		char *found = NULL;
+		int mine = 0;
+		for (c = 0; by && c < cr->n; c++)
+			mine |= !strcasecmp(by, cr->v[c]);
+		if (t && !mine) {
+			rec_buf_reset(&key);
+			rec_song_key(&key, t, 0);
+			for (c = 0; c < cr->n && !found; c++) {
+				st = rec_catalog_prepare(kb->cat, sql.data, what);
+				sqlite3_bind_text(st, 1, cr->v[c], -1,
+				    SQLITE_STATIC);
+				while (!found && rec_catalog_step(kb->cat, st,
+				    what)) {
+					const char *ct = (const char *)
+					    sqlite3_column_text(st, 1);
+					rec_buf_reset(&k2);
+					rec_song_key(&k2, ct ? ct : "", 0);
+					if (k2.len == key.len && key.len &&
+					    !memcmp(k2.data, key.data, key.len))
+						found = xstrdup((const char *)
+						    sqlite3_column_text(st, 0));
+				}
+				sqlite3_reset(st);
+			}
+		}
+		if (found) {
+			size_t w;
+			for (w = 0; w < in->wanted.n; w++)
+				if (!strcmp(in->wanted.v[w], id)) {
+					free(in->wanted.v[w]);
+					in->wanted.v[w] = xstrdup(found);
+				}
+			free(in->liked_items.v[i]);
+			in->liked_items.v[i] = found;
+		}
+		free(t);
+		free(by);
+	}
+	rec_buf_free(&sql);
+	rec_buf_free(&key);
+	rec_buf_free(&k2);
+}
+
 void
 rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
@@ -533,8 +633,9 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			}
 		}
 	}
-	/* names: the longest span first */
-	for (n = 8; n >= 1; n--)
+	/* names: the longest span first, and a misspelt name ("boys ii
+	 * men") before a shorter one spelt right ("boys") */
+	for (n = 8; n >= 1; n--) {
 		for (i = 0; i + n <= ws->n; i++) {
 			int ce = 0, te = 0;
 			size_t ck, tk, tg;
@@ -547,6 +648,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ck != (size_t)-1)
 				ce = evidence(kb, ws, i, n, NAME_CREATOR,
 				    content);
+			/* "heavy" for The Heavy: one short word without
+			 * its article needs a capital or a cue */
+			if (ce == 2 && n == 1 && !strncasecmp(kb->cname[ck],
+			    "the ", 4) && !ws->cap[i] && !cued_before(ws, i) &&
+			    g.len < 6)
+				ce = 1;
 			if (tk != (size_t)-1)
 				te = evidence(kb, ws, i, n, NAME_TITLE,
 				    content);
@@ -561,17 +668,17 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				add_creator(kb, ws, i, in, ck);
 				mark(ws, i, n);
 			} else if (te == 2) {
-				add_title(kb, ws, i, in, kb->tid[tk], g.data);
+				add_title(kb, ws, i, n, content, in,
+				    kb->tid[tk], g.data);
 				mark(ws, i, n);
 			} else if (ck != (size_t)-1 && n == 1 && !ws->used[i])
 				/* read as a word, not the name: showing that
 				 * creator would look like the misreading */
 				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
-	/* misspelt names */
-	for (n = 4; n >= 1; n--)
-		for (i = 0; i + n <= ws->n; i++)
-			fuzzy(kb, ws, i, n, in);
+		for (i = 0; n <= 4 && i + n <= ws->n; i++)
+			fuzzy(kb, ws, i, n, content, in);
+	}
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;
@@ -601,6 +708,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			mark(ws, i, n);
 		}
 	join_alternatives(ws, in, sp, nsp);
+	title_by_creator(kb, in);
 	/* what links to nothing: words of meaning, each once (a hash, not
 	 * rec_strs_add's scan, so a long message stays linear) */
 	for (i = 0; i < in->words.n; i++)

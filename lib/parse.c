@@ -439,7 +439,7 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    "mejores", "meilleurs", "meilleures", "besten", "melhores", NULL };
 	static const char *const pop[] = { "popular", "hits", "hit",
 	    "mainstream", "famous", "chart", "charts", "well known",
-	    "classics", "classic", "blockbuster", "blockbusters", "favorites",
+	    "classics", "blockbuster", "blockbusters",
 	    "populares", "populaires", "beliebte", "exitos", "tubes", NULL };
 	size_t i;
 
@@ -480,6 +480,58 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 /* The taste of each clause: "I loved X" (a model), "X was boring", "not
  * a fan of X", "I've seen X".  The taste words are said, not searched
  * for. */
+static int
+in_list(const char *const *l, const char *w)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, w))
+			return 1;
+	return 0;
+}
+
+/* A word on what was shown ("those are pretty songs", "that was
+ * gorgeous"): the word judges the list, it names nothing */
+static void
+reaction(struct rec_words *ws)
+{
+	static const char *const subj[] = { "those", "these", "they", "that",
+	    "this", "it", "its", "thats", "theyre", NULL };
+	static const char *const verb[] = { "are", "were", "is", "was",
+	    "sound", "sounds", "seem", "seems", "look", "looks", NULL };
+	static const char *const more[] = { "so", "really", "very", "quite",
+	    "pretty", "all", "some", "such", "too", NULL };
+	static const char *const what[] = { "songs", "song", "ones", "one",
+	    "tracks", "picks", "choices", "suggestions", "movies", "films",
+	    "recommendations", "tunes", NULL };
+	static const char *const intj[] = { "oh", "yes", "yeah", "wow", "ok",
+	    "okay", "well", "and", "but", "ah", "hmm", "great", "nice", "yep",
+	    "so", NULL };
+	size_t i, j;
+
+	for (i = 0; i < ws->n; i++) {
+		/* the clause's subject, after an "oh", "yes" at most */
+		if (!in_list(subj, ws->w[i]) || (i > 0 && ws->clause[i - 1] ==
+		    ws->clause[i] && !in_list(intj, ws->w[i - 1])) ||
+		    (i > 1 && ws->clause[i - 2] == ws->clause[i]))
+			continue;
+		j = i + 1;
+		/* "that's", "they're": the verb is in the word */
+		if (j < ws->n && in_list(verb, ws->w[j]))
+			j++;
+		else if (!at(ws, i, "thats") && !at(ws, i, "theyre") &&
+		    !at(ws, i, "its") && !at(ws, i, "it"))	/* "it's" */
+			continue;
+		/* "so pretty", "pretty good": an intensifier, unless it is
+		 * the judging word itself ("pretty songs") */
+		while (j + 1 < ws->n && in_list(more, ws->w[j]) &&
+		    !in_list(what, ws->w[j + 1]))
+			j++;
+		if (j < ws->n && !ws->used[j] && (j + 1 == ws->n ||
+		    in_list(what, ws->w[j + 1])))
+			mark(ws, i, j - i + 1);
+	}
+}
+
 static void
 tastes(struct rec_words *ws, struct rec_intent *in)
 {
@@ -996,7 +1048,8 @@ merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
 		if (!dup && !down)
 			in->cons[in->ncons++] = prev->cons[c];
 	}
-	if (!in->popular)
+	/* "popular" was said of the old subject */
+	if (!in->popular && (cont || !has_subject(in)))
 		in->popular = prev->popular;
 	if (in->k == 10 && prev->k != 10 && cont)
 		in->k = prev->k;
@@ -1033,6 +1086,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    "any kind", "whatever genre", "every genre", "cualquier genero",
 	    "nimporte quel genre", NULL }, 1))
 		in->popular = 3;
+	reaction(&ws);
 	tastes(&ws, in);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */

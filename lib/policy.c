@@ -76,7 +76,7 @@ top_items(struct rec_kb *kb, const char *creator, size_t max,
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 
-	rec_buf_printf(&sql, "SELECT id FROM items WHERE \"%s\" = ? ORDER BY "
+	rec_buf_printf(&sql, "SELECT id FROM items WHERE names(\"%s\", ?) ORDER BY "
 	    "%s%s%s LIMIT %zu", kb->c_creator, kb->c_pop ? "\"" : "",
 	    kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC" : "", max);
 	st = rec_catalog_prepare(kb->cat, sql.data, what);
@@ -138,11 +138,12 @@ creator_tags(struct rec_kb *kb, const char *creator, size_t max,
 			rec_buf_adds(&sql, " UNION ALL ");
 		if (kb->c_tags_list[i])
 			rec_buf_printf(&sql, "SELECT j.value AS v FROM items, "
-			    "json_each(items.\"%s\") j WHERE items.\"%s\" = ?1",
+			    "json_each(items.\"%s\") j WHERE names(items.\"%s\", "
+			    "?1)",
 			    kb->c_tags[i], kb->c_creator);
 		else
 			rec_buf_printf(&sql, "SELECT \"%s\" AS v FROM items "
-			    "WHERE \"%s\" = ?1 AND v IS NOT NULL", kb->c_tags[i],
+			    "WHERE names(\"%s\", ?1) AND v IS NOT NULL", kb->c_tags[i],
 			    kb->c_creator);
 	}
 	rec_buf_printf(&sql, ") GROUP BY v ORDER BY c DESC, v LIMIT %zu",
@@ -214,12 +215,7 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 static void
 weight(struct rec_stage *s, const char *src, double w)
 {
-	char b[64], env[64];
-	const char *e;
-
-	snprintf(env, sizeof env, "TUNE_%s", src);
-	if ((e = getenv(env)))
-		w = atof(e);
+	char b[64];
 
 	snprintf(b, sizeof b, "%s=%g", src, w);
 	arg(s, "-W");
@@ -307,7 +303,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
-	int mood = 0, boost = 0;
+	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
 
 	memset(p, 0, sizeof *p);
@@ -343,10 +339,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    cond.len ? " AND " : "", kb->c_creator);
 			sql_str(&cond, in->avoid.v[i]);
 		}
+	/* what was turned down, alone or among several names */
 	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
-		rec_buf_printf(&cond, "%scoalesce(\"%s\", '') <> ", cond.len ?
+		rec_buf_printf(&cond, "%sNOT names(\"%s\", ", cond.len ?
 		    " AND " : "", kb->c_creator);
 		sql_str(&cond, in->disliked_creators.v[i]);
+		rec_buf_addc(&cond, ')');
 	}
 	/* the same song under another id is a repeat */
 	if (in->shown_keys.n && kb->c_title && kb->c_creator) {
@@ -435,9 +433,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* the creators asked for: their items, most popular first */
 	if (in->liked_creators.n && kb->c_creator) {
 		rec_buf_reset(&b);
-		rec_buf_printf(&b, "\"%s\" IN (", kb->c_creator);
+		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
 		for (i = 0; i < in->liked_creators.n; i++) {
-			rec_buf_adds(&b, i ? ", " : "");
+			rec_buf_adds(&b, ", ");
 			sql_str(&b, in->liked_creators.v[i]);
 		}
 		rec_buf_addc(&b, ')');
@@ -461,6 +459,18 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (w.len && kb->has_bm25)
 			tag_stage(kb, p, "similar", "300", w.data);
 		similar = 1;
+	}
+	/* and a few of theirs: "I like X" is also a taste for X */
+	if (in->similar.n && kb->c_creator) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
+		for (i = 0; i < in->similar.n; i++) {
+			rec_buf_adds(&b, ", ");
+			sql_str(&b, in->similar.v[i]);
+		}
+		rec_buf_addc(&b, ')');
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "theirs", "-k",
+		    "50", "-w", b.data, "-o", o.data, (char *)NULL);
 	}
 	/* the topic: tag words in the tag fields, the genres named apart
 	 * from what moods and occasions mean in tags (one search would be
@@ -502,6 +512,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    kb->enc_space, "-k", "200", "-t", w.data, (char *)NULL);
 		meaning = 1;
 	}
+	/* and in the tags: people, places and subjects a tag names
+	 * ("Kubrick" in "Stanley Kubrick") that no whole value matched */
+	if (in->words.n && kb->has_bm25 && kb->nc_tags) {
+		rec_buf_reset(&w);
+		words_of_list(&in->words, &w);
+		tag_stage(kb, p, "words", "200", w.data);
+		wordtags = 1;
+	}
 	if (in->user && kb->has_knn)
 		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
 		    in->user, (char *)NULL);
@@ -526,9 +544,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		creators_of(kb, &in->boost, 6, &cr);
 		if (cr.n) {
 			rec_buf_reset(&b);
-			rec_buf_printf(&b, "\"%s\" IN (", kb->c_creator);
+			rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
 			for (i = 0; i < cr.n; i++) {
-				rec_buf_adds(&b, i ? ", " : "");
+				rec_buf_adds(&b, ", ");
 				sql_str(&b, cr.v[i]);
 			}
 			rec_buf_addc(&b, ')');
@@ -585,9 +603,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* with a topic to search, popularity reorders what the search
 	 * found (a boost in rec-rank below); without one, the catalog
 	 * under the conditions, most popular first, is the source */
-	boost = topic.len && kb->c_pop && kb->popmax > 0 && sources > 0 &&
-	    !in->liked_items.n && !in->similar.n && !by;
-	if ((!by || in->popular > 0) && !boost) {
+	boost = kb->c_pop && kb->popmax > 0 && sources > 0 &&
+	    (in->popular == 1 || (topic.len && !in->liked_items.n &&
+	    !in->similar.n && !by));
+	/* "popular" beside what was named reorders what was found: a
+	 * stream of the catalog's best-known would outweigh it */
+	if ((!by || in->popular == 2) && !boost) {
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
 		if (topic.len)
@@ -651,6 +672,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "audience", 0.6);
 		if (meaning)
 			weight(r, "meaning", sources > 1 ? 0.4 : 1);
+		if (wordtags)
+			weight(r, "words", sources > 1 ? 0.4 : 1);
+		if (similar)
+			weight(r, "theirs", 0.3);
 		if (liked)
 			weight(r, "liked", 0.5);
 		if (liked)
@@ -687,10 +712,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	} else if (boost) {
 		/* the score times 1 + w log(1 + popularity), the log
 		 * scaled to [0, 1]: the topic's best-known first */
-		const char *e;
 		double wpop = in->popular > 0 ? 3 : 1;
-		if ((e = getenv("TUNE_boost")))
-			wpop = atof(e);
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, ".score * (1 + %g * ((((.item.\"%s\" // 0) "
 		    "| if . < 0 then 0 else . end) + 1 | log) / %.6g))", wpop,

@@ -362,6 +362,70 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&err);
 }
 
+/* the folded name without a leading "the " */
+static const char *
+bare(const char *n)
+{
+	return strncmp(n, "the ", 4) ? n : n + 4;
+}
+
+/* names(value, name, ...): whether the value is one of the names, or
+ * names several ("A, B", "A feat. B") of which one is (folded, a
+ * leading "the" aside) */
+static void
+fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct rec_buf want = {0}, got = {0};
+	struct rec_strs parts = {0};
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	size_t *woff, nw = 0, k, i;
+	int found = 0;
+
+	if (argc < 2) {
+		sqlite3_result_error(ctx, "names(value, name, ...) needs a "
+		    "name", -1);
+		return;
+	}
+	if (!s) {
+		sqlite3_result_int(ctx, 0);
+		return;
+	}
+	woff = xmalloc((size_t)argc * sizeof *woff);
+	for (k = 1; k < (size_t)argc; k++) {
+		const char *v = (const char *)sqlite3_value_text(argv[k]);
+		if (!v)
+			continue;
+		woff[nw++] = want.len;
+		rec_norm(&want, v, strlen(v));
+		rec_buf_addc(&want, 0);
+	}
+	rec_norm(&got, s, strlen(s));
+	/* most rows hold none of the names anywhere */
+	for (k = 0; k < nw && !found; k++)
+		found = strstr(got.data ? got.data : "",
+		    bare(want.data + woff[k])) != NULL;
+	if (found) {
+		found = 0;
+		for (k = 0; k < nw && !found; k++)
+			found = !strcmp(bare(got.data ? got.data : ""),
+			    bare(want.data + woff[k]));
+		if (!found)
+			rec_name_parts(s, 1, &parts);
+		for (i = 0; i < parts.n && !found; i++) {
+			rec_buf_reset(&got);
+			rec_norm(&got, parts.v[i], strlen(parts.v[i]));
+			for (k = 0; k < nw && !found; k++)
+				found = !strcmp(bare(got.data ? got.data : ""),
+				    bare(want.data + woff[k]));
+		}
+	}
+	sqlite3_result_int(ctx, found);
+	rec_strs_free(&parts);
+	free(woff);
+	rec_buf_free(&want);
+	rec_buf_free(&got);
+}
+
 void
 rec_sql_functions(sqlite3 *db)
 {
@@ -369,6 +433,8 @@ rec_sql_functions(sqlite3 *db)
 	    SQLITE_DETERMINISTIC, NULL, fn_norm, NULL, NULL);
 	sqlite3_create_function(db, "has", -1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_has, NULL, NULL);
+	sqlite3_create_function(db, "names", -1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, fn_names, NULL, NULL);
 }
 
 /* Words people and models use for a column, and the role that column

@@ -4,6 +4,7 @@
  * typed by a person with names in a catalog: case, diacritics
  * ('Beyoncé' = 'beyonce') and punctuation do not count.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -177,6 +178,52 @@ rec_song_key(struct rec_buf *out, const char *s, int first_name)
 }
 
 void
+rec_name_parts(const char *s, int amp, struct rec_strs *out)
+{
+	static const char *const joins[] = { ", ", " feat. ", " feat ",
+	    " ft. ", " featuring ", " & ", " x ", " with ", " / ", "; ",
+	    NULL };
+	struct rec_buf b = {0};
+	size_t i, n = strlen(s), j, from = 0, start = out->n;
+
+	for (i = 0; i <= n;) {
+		size_t skip = 0;
+		if (i < n) {
+			for (j = 0; joins[j]; j++)
+				if (!strncasecmp(s + i, joins[j],
+				    strlen(joins[j])) && (amp ||
+				    strcmp(joins[j], " & ")))
+					break;
+			if (!joins[j]) {
+				i++;
+				continue;
+			}
+			skip = strlen(joins[j]);
+		}
+		rec_buf_reset(&b);
+		rec_norm(&b, s + from, i - from);
+		if (b.len) {
+			size_t a = from, z = i;
+			while (a < z && isspace((unsigned char)s[a]))
+				a++;
+			while (z > a && isspace((unsigned char)s[z - 1]))
+				z--;
+			rec_strs_push(out, s + a, z - a);
+		}
+		if (i == n)
+			break;
+		i += skip;
+		from = i;
+	}
+	/* one name: none of its parts */
+	if (out->n == start + 1) {
+		free(out->v[start]);
+		out->n = start;
+	}
+	rec_buf_free(&b);
+}
+
+void
 rec_norm(struct rec_buf *out, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -247,29 +294,40 @@ int
 rec_edit_distance(const char *a, size_t an, const char *b, size_t bn,
     int max)
 {
-	int row[257], i, j, prev, cur, best;
+	/* three rows: two letters swapped ("khelani") are one edit */
+	int rows[3][257], *r2, *r1, *r0, *t, i, j, best, v;
 
 	if (an > 256 || bn > 256)
 		return (an == bn && !memcmp(a, b, an)) ? 0 : max + 1;
 	if ((int)(an > bn ? an - bn : bn - an) > max)
 		return max + 1;
+	r2 = rows[0];
+	r1 = rows[1];
+	r0 = rows[2];
 	for (j = 0; j <= (int)bn; j++)
-		row[j] = j;
+		r1[j] = j;
 	for (i = 1; i <= (int)an; i++) {
-		prev = row[0];
-		row[0] = i;
-		best = row[0];
+		r0[0] = i;
+		best = i;
 		for (j = 1; j <= (int)bn; j++) {
-			cur = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev :
-			    1 + (prev < cur ? (prev < row[j - 1] ? prev :
-			    row[j - 1]) : (cur < row[j - 1] ? cur : row[j - 1]));
-			prev = cur;
-			if (row[j] < best)
-				best = row[j];
+			v = r1[j - 1] + (a[i - 1] != b[j - 1]);
+			if (r1[j] + 1 < v)
+				v = r1[j] + 1;
+			if (r0[j - 1] + 1 < v)
+				v = r0[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && r2[j - 2] + 1 < v)
+				v = r2[j - 2] + 1;
+			r0[j] = v;
+			if (v < best)
+				best = v;
 		}
 		if (best > max)
 			return max + 1;
+		t = r2;
+		r2 = r1;
+		r1 = r0;
+		r0 = t;
 	}
-	return row[bn] > max ? max + 1 : row[bn];
+	return r1[bn] > max ? max + 1 : r1[bn];
 }

@@ -329,6 +329,37 @@ plan(void)
 	CHECK(plan_ok(ARGS("upper")));
 }
 
+/* edit distances, with the swap of two neighbours one edit, and the
+ * names of a value naming several */
+static void
+text(void)
+{
+	struct rec_strs p = {0};
+#define ED(a, b, m) rec_edit_distance(a, strlen(a), b, strlen(b), m)
+	CHECK(ED("kehlani", "kehlani", 2) == 0);
+	CHECK(ED("khelani", "kehlani", 2) == 1);
+	CHECK(ED("metalica", "metallica", 2) == 1);
+	CHECK(ED("ab", "ba", 2) == 1);
+	CHECK(ED("abc", "ca", 3) == 3);
+	CHECK(ED("kitten", "sitting", 5) == 3);
+	CHECK(ED("kitten", "sitting", 2) == 3);	/* capped at max + 1 */
+	CHECK(ED("", "abc", 5) == 3);
+#undef ED
+	rec_name_parts("Cardi B, Megan Thee Stallion", 0, &p);
+	CHECK(p.n == 2 && !strcmp(p.v[0], "Cardi B") &&
+	    !strcmp(p.v[1], "Megan Thee Stallion"));
+	rec_strs_free(&p);
+	rec_name_parts("Drake feat. Rihanna & Future", 1, &p);
+	CHECK(p.n == 3 && !strcmp(p.v[2], "Future"));
+	rec_strs_free(&p);
+	rec_name_parts("Brooks & Dunn", 0, &p);
+	CHECK(p.n == 0);
+	rec_strs_free(&p);
+	rec_name_parts("Radiohead", 1, &p);
+	CHECK(p.n == 0);
+	rec_strs_free(&p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -343,6 +374,8 @@ main(int argc, char **argv)
 		space(argv[2]);
 	else if (argc == 2 && !strcmp(argv[1], "plan"))
 		plan();
+	else if (argc == 2 && !strcmp(argv[1], "text"))
+		text();
 	else if (argc == 3 && !strcmp(argv[1], "planopts")) {
 		const char *o = rec_plan_tool_opts(argv[2]);
 		if (!o)
@@ -350,6 +383,6 @@ main(int argc, char **argv)
 		printf("%s\n", o);
 	} else
 		rec_usage_die("usage: units atomic DIR | sort | hash | "
-		    "space DIR | plan | planopts TOOL");
+		    "space DIR | plan | text | planopts TOOL");
 	rec_exit(failed);
 }

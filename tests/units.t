@@ -13,6 +13,7 @@ test_ok 'the atomic writer: a failed write, open or rename leaves the old file a
 test_ok 'ranked lists: score descending, ties to the lower index; the top-k heap agrees with a sort' \
 	'"$UNITS" sort'
 test_ok 'hash values: zeroed when added, kept as the hash grows' '"$UNITS" hash'
+test_ok 'edit distance (a swap is one edit) and the names of a value naming several' '"$UNITS" text'
 test_ok 'the space file: written, mapped, looked up; refused for another dimension or a changed catalog' \
 	'mkdir s && "$UNITS" space s'
 
