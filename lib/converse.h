@@ -10,6 +10,7 @@
 #include "stream.h"
 #include "catalog.h"
 #include "proc.h"
+#include "opts.h"
 
 /* lexicon.c: the hand lexicon of moods, activities, occasions and
  * genres in five languages (what a catalog's data cannot say itself) */
