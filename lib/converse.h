@@ -389,6 +389,30 @@ int rec_llm_embed(const char *const *texts, size_t n, float **out,
     size_t *dim, struct rec_buf *err);
 /* 1 if a model is configured */
 int rec_llm_enabled(void);
+/* The same, naming the call in the trace ("intent", "respond").  Every
+ * call appends {"tool":"model","call":WHAT,"ms","prompt_tokens",
+ * "completion_tokens","status"} to REC_TRACE and adds to the cost.
+ * REC_LLM_TIMEOUT bounds a call (seconds, default 60, fractions
+ * allowed), REC_LLM_CONNECT_TIMEOUT its connection (default 10);
+ * REC_LLM_RETRIES (default 1) more tries, REC_LLM_RETRY_WAIT seconds
+ * apart (default 0.5), follow a refused connection, HTTP 429 or 5xx,
+ * never a time-out; after a failure the endpoint is not asked again
+ * until rec_llm_reset() (rec-chat: the next turn). */
+int rec_llm_chat_as(const char *what, const char *messages,
+    struct rec_buf *out, struct rec_buf *err);
+/* A chat completion with tools (a JSON array of OpenAI function
+ * definitions): 0 with the reply's choices[0].message as JSON in msg
+ * (its content and tool_calls), or -1 with err. */
+int rec_llm_tools(const char *what, const char *messages, const char *tools,
+    struct rec_buf *msg, struct rec_buf *err);
+struct rec_llm_cost {
+	unsigned long calls, failed;
+	long prompt_tokens, completion_tokens;
+	double ms;
+};
+/* what the model calls of this process have cost so far */
+void rec_llm_cost_get(struct rec_llm_cost *c);
+void rec_llm_reset(void);
 
 /* respond.c, with a model: the model writes an intro and a note per
  * numbered item, rec renders the list from the catalog, so the reply

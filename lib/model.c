@@ -284,7 +284,7 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 		size_t off = 0;
 
 		rec_buf_adds(&m, "]");
-		if (rec_llm_chat(m.data, &content, &err) < 0) {
+		if (rec_llm_chat_as("intent", m.data, &content, &err) < 0) {
 			rec_buf_printf(log, "model: %s; ", err.data);
 			break;		/* the server, not the answer */
 		}
