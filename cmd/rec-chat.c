@@ -198,6 +198,10 @@ main(int argc, char **argv)
 		    rec_chat_tools(kb, dbpath, bin, msg, &in, have ? &prev :
 		    NULL, &dlg, demos, 1, &t, &mlog) < 0)
 			rec_chat_answer(kb, dbpath, bin, msg, &in, 1, &t, &mlog);
+		/* the one line a fallback gets on standard error */
+		if (mlog.data && strstr(mlog.data, "fell back to the rules"))
+			rec_warn("stdin:%lu: the rules answered (%s)", ln,
+			    mlog.data);
 		/* what a demonstration would show of this turn */
 		rec_buf_reset(&last_req);
 		rec_buf_reset(&last_plan);

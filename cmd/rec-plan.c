@@ -15,6 +15,7 @@ usage(FILE *fp)
 	    "usage: rec-plan [-j] [-d CATALOG] [-D DEMOS] [-M MODE] [-P PROFILE] "
 	    "[-S SESSION]\n"
 	    "                [-u USER] [MESSAGE ...]\n"
+	    "       rec-plan -T [-d CATALOG]\n"
 	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
 	    "  -D, --demos FILE     with a model: example requests and "
 	    "plans, JSONL\n"
@@ -25,6 +26,8 @@ usage(FILE *fp)
 	    "(rec-chat's), read only\n"
 	    "  -S, --session FILE   the conversation so far (rec-chat's), for "
 	    "references\n"
+	    "  -T, --tools          print the tool definitions a model is "
+	    "given, and exit\n"
 	    "  -u, --user USER      the person, when the catalog knows them\n"
 	    "  -h, --help           print this help\n"
 	    "  -V, --version        print the version\n");
@@ -40,6 +43,7 @@ main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'M' },
 		{ "profile", required_argument, NULL, 'P' },
 		{ "session", required_argument, NULL, 'S' },
+		{ "tools", no_argument, NULL, 'T' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -50,7 +54,7 @@ main(int argc, char **argv)
 	struct rec_dialogue dlg = {0};
 	struct rec_toolplan tp = {0};
 	struct rec_buf notes = {0};
-	int mode, planned = 0;
+	int mode, planned = 0, tools = 0;
 	struct rec_buf log = {0};
 	int model = -2;
 	struct rec_buf msg = {0}, out = {0};
@@ -62,7 +66,7 @@ main(int argc, char **argv)
 	size_t n;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":d:D:jM:P:S:u:hV", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":d:D:jM:P:S:Tu:hV", longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
 		case 'j': json = 1; break;
@@ -70,11 +74,23 @@ main(int argc, char **argv)
 		case 'M': mode_arg = optarg; break;
 		case 'P': profile = optarg; break;
 		case 'S': session = optarg; break;
+		case 'T': tools = 1; break;
 		case 'u': user = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
+	if (tools) {
+		if (optind < argc)
+			rec_usage_die("-T takes no message");
+		kb = rec_kb_load(rec_catalog_path(dbpath));
+		rec_tools_json(kb, &out);
+		rec_buf_addc(&out, '\n');
+		rec_write_all(1, out.data, out.len);
+		rec_kb_free(kb);
+		rec_buf_free(&out);
+		rec_exit(0);
+	}
 	if (optind < argc)
 		for (; optind < argc; optind++) {
 			rec_buf_adds(&msg, argv[optind]);

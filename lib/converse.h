@@ -527,16 +527,18 @@ int rec_plan_tools_again(struct rec_kb *kb, const struct rec_intent *in,
 void rec_toolplan_free(struct rec_toolplan *tp);
 
 /* critic.c: InteRecAgent's reflection.  What is wrong with the result
- * out[0..len) of a plan, by the trace of its run (rec_plan_trace:
- * stages that found or kept nothing) and its top items (fewer than
+ * out[0..len) of the plan p, by the trace of its run (rec_plan_trace:
+ * sources that found nothing, filters that kept nothing) and its top items (fewer than
  * want, items breaking in's constraints, items the person rejected or
  * was shown, one creator throughout when none was asked for); the
  * reasons in why, one "; " apart.  Returns how many. */
 int rec_critic(struct rec_kb *kb, const struct rec_intent *in,
-    const char *out, size_t len, size_t want, struct rec_buf *why);
+    const struct rec_plan *p, const char *out, size_t len, size_t want,
+    struct rec_buf *why);
 /* A turn in the tools mode: plans with the model (rec_plan_tools),
  * runs the plan, lets the critic look, re-plans once on its reasons
- * (kept when the critic finds it no worse), and finishes the turn
+ * (kept when the critic finds it better: fewer reasons, or as many and
+ * more items), and finishes the turn
  * (rec_turn_finish).  -1, t untouched, when the model gave no usable
  * plan: answer with rec_chat_answer.  mlog says what happened. */
 int rec_chat_tools(struct rec_kb *kb, const char *dbpath, const char *bin,

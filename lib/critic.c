@@ -2,7 +2,7 @@
  * critic.c: InteRecAgent's reflection for the tools mode.  After the
  * model's plan ran, its trace and its top items are checked; when they
  * fail, the model re-plans once with the reasons, and the new result is
- * kept when the critic finds it no worse.  Without a model, chat.c's
+ * kept when the critic finds it better.  Without a model, chat.c's
  * rule critic (relax a constraint that emptied the list) is the one.
  */
 #include <stdlib.h>
@@ -10,9 +10,36 @@
 
 #include "converse.h"
 
+/* whether argv (a trace line's) is one of p's sources: a source reads
+ * nothing, so finding nothing is its own doing, while a filter that
+ * was given nothing only passes the emptiness on */
+static int
+is_source(const struct rec_plan *p, const msgpack_object *argv)
+{
+	size_t s;
+	uint32_t i;
+
+	for (s = 0; argv && argv->type == MSGPACK_OBJECT_ARRAY && s < p->nsrc;
+	    s++) {
+		if ((uint32_t)p->src[s].argc != argv->via.array.size)
+			continue;
+		for (i = 1; i < argv->via.array.size; i++) {
+			const msgpack_object *a = &argv->via.array.ptr[i];
+			if (a->type != MSGPACK_OBJECT_STR ||
+			    strlen(p->src[s].argv[i]) != a->via.str.size ||
+			    memcmp(p->src[s].argv[i], a->via.str.ptr,
+			    a->via.str.size))
+				break;
+		}
+		if (i == argv->via.array.size)
+			return 1;
+	}
+	return 0;
+}
+
 /* stages that found or kept nothing, from the trace of the last run */
 static int
-empty_stages(struct rec_buf *why)
+empty_stages(const struct rec_plan *p, struct rec_buf *why)
 {
 	const char *line = rec_plan_trace();
 	int n = 0;
@@ -31,9 +58,12 @@ empty_stages(struct rec_buf *why)
 			const msgpack_object *out = rec_map_get(&o, "out");
 			const msgpack_object *argv = rec_map_get(&o, "argv");
 			const msgpack_object *tool = rec_map_get(&o, "tool");
-			int src = in && in->type ==
-			    MSGPACK_OBJECT_POSITIVE_INTEGER && in->via.u64 == 0;
-			if (out && out->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+			int src = is_source(p, argv);
+			if (!src && (!in || in->type !=
+			    MSGPACK_OBJECT_POSITIVE_INTEGER || !in->via.u64))
+				;	/* given nothing */
+			else if (out && out->type ==
+			    MSGPACK_OBJECT_POSITIVE_INTEGER &&
 			    out->via.u64 == 0 && tool && tool->type ==
 			    MSGPACK_OBJECT_STR) {
 				uint32_t i;
@@ -42,7 +72,7 @@ empty_stages(struct rec_buf *why)
 				    tool->via.str.ptr);
 				for (i = 1; argv && argv->type ==
 				    MSGPACK_OBJECT_ARRAY && i < argv->via.array.size
-				    && i < 12; i++) {
+				    && i < 16; i++) {
 					const msgpack_object *a =
 					    &argv->via.array.ptr[i];
 					if (a->type == MSGPACK_OBJECT_STR)
@@ -70,8 +100,9 @@ empty_stages(struct rec_buf *why)
 }
 
 int
-rec_critic(struct rec_kb *kb, const struct rec_intent *in, const char *out,
-    size_t len, size_t want, struct rec_buf *why)
+rec_critic(struct rec_kb *kb, const struct rec_intent *in,
+    const struct rec_plan *p, const char *out, size_t len, size_t want,
+    struct rec_buf *why)
 {
 	static const char what[] = "checking the plan's result";
 	struct rec_reader r;
@@ -79,7 +110,7 @@ rec_critic(struct rec_kb *kb, const struct rec_intent *in, const char *out,
 	struct rec_strs ids = {0}, creators = {0};
 	struct rec_buf where = {0}, sql = {0}, list = {0};
 	size_t i, bad = 0, rejected = 0;
-	int n = empty_stages(why);
+	int n = empty_stages(p, why);
 
 	rec_reader_init_mem(&r, out ? out : "", len, "results");
 	while (rec_read(&r, &rec) > 0)
@@ -156,7 +187,7 @@ rec_chat_tools(struct rec_kb *kb, const char *dbpath, const char *bin,
 	struct rec_toolplan tp = {0};
 	struct rec_buf why = {0}, why2 = {0};
 	size_t want = (size_t)(in->k < 3 ? in->k : 3);
-	int bad;
+	int bad, bad2;
 
 	if (rec_plan_tools(kb, msg, in, prev, dlg, demos, &tp, &t->plan) < 0) {
 		rec_buf_printf(mlog, "%s%s", mlog->len ? "; " : "", tp.log.data);
@@ -166,16 +197,21 @@ rec_chat_tools(struct rec_kb *kb, const char *dbpath, const char *bin,
 	rec_buf_add(&t->calls, tp.calls.data, tp.calls.len);
 	t->failed = rec_plan_run(&t->plan, bin, dbpath, &t->out, &t->err,
 	    &t->fail) < 0;
-	if (!t->failed && (bad = rec_critic(kb, in, t->out.data, t->out.len,
-	    want, &why)) > 0) {
+	if (!t->failed && (bad = rec_critic(kb, in, &t->plan, t->out.data,
+	    t->out.len, want, &why)) > 0) {
 		struct rec_turn t2;
 		memset(&t2, 0, sizeof t2);
 		rec_buf_printf(&tp.log, "; critic: %s", why.data);
 		if (rec_plan_tools_again(kb, in, &tp, why.data, &t2.plan) == 0) {
 			t2.failed = rec_plan_run(&t2.plan, bin, dbpath, &t2.out,
 			    &t2.err, &t2.fail) < 0;
-			if (!t2.failed && rec_critic(kb, in, t2.out.data,
-			    t2.out.len, want, &why2) <= bad) {
+			/* kept when better: fewer reasons, or as many and
+			 * more items */
+			if (!t2.failed && ((bad2 = rec_critic(kb, in, &t2.plan,
+			    t2.out.data, t2.out.len, want, &why2)) < bad ||
+			    (bad2 == bad && rec_records_count(t2.out.data,
+			    t2.out.len, NULL) > rec_records_count(t->out.data,
+			    t->out.len, NULL)))) {
 				rec_buf_adds(&tp.log, "; the re-plan was kept");
 				rec_buf_reset(&t2.calls);
 				rec_buf_add(&t2.calls, tp.calls.data,

@@ -140,8 +140,8 @@ param_schema(struct rec_kb *kb, const struct rec_opt *o, struct rec_buf *b)
 	case REC_V_IDS:
 		rec_buf_adds(b, "{\"type\":\"array\",\"items\":{\"type\":"
 		    "\"string\"}");
-		rec_buf_adds(&d, " (item ids of the catalog, as given in the "
-		    "conversation)");
+		rec_buf_adds(&d, " (item ids of the catalog as the conversation "
+		    "gives them, or exact titles)");
 		break;
 	case REC_V_FIELD:
 		rec_buf_adds(b, "{\"type\":\"array\",\"items\":{\"type\":"
@@ -303,8 +303,9 @@ rec_schema_text(struct rec_kb *kb, struct rec_buf *b)
 	sqlite3_reset(st);
 	rec_buf_addc(b, '\n');
 	for (i = 0; i < kb->ntc; i++) {
-		rec_buf_printf(b, "Common values of %s (%zu in all): ",
-		    kb->tc[i].name, kb->tc[i].val.n);
+		rec_buf_printf(b, "Common values of %s (%zu in all, folded; "
+		    "has(%s, value) folds too): ", kb->tc[i].name,
+		    kb->tc[i].val.n, kb->tc[i].name);
 		top_values(&kb->tc[i], 8, b);
 		rec_buf_addc(b, '\n');
 	}
@@ -407,12 +408,13 @@ check_sql(struct checker *ck, const char *where, const char *order,
 		rec_buf_printf(&sql, " ORDER BY %s", order);
 	if (sqlite3_prepare_v2(ck->db, sql.data, -1, &st, &tail) !=
 	    SQLITE_OK) {
-		const char *e = sqlite3_errmsg(ck->db);
 		if (sqlite3_errcode(ck->db) == SQLITE_AUTH)
 			rec_buf_printf(why, "refused: the SQL does more than "
 			    "read");
-		else
-			rec_buf_printf(why, "the SQL does not work: %s", e);
+		else {
+			rec_buf_adds(why, "the SQL does not work: ");
+			rec_sql_explain(ck->db, why);
+		}
 		goto out;
 	}
 	while (tail && (*tail == ' ' || *tail == '\t' || *tail == '\n' ||
@@ -961,8 +963,9 @@ finish_plan(struct rec_kb *kb, const struct rec_intent *in,
 {
 	struct rec_buf b = {0};
 	struct rec_stage s = {0};
-	const struct rec_strs *out[3] = { &in->disliked_items, &in->seen,
-	    &in->shown };
+	struct rec_strs gone = {0};
+	const struct rec_strs *out[4] = { &in->disliked_items, &in->seen,
+	    &in->shown, &in->earlier_items };
 	size_t i, w;
 	char num[32];
 
@@ -980,11 +983,17 @@ finish_plan(struct rec_kb *kb, const struct rec_intent *in,
 		stage_add(rank, "rec-rank");
 	if (!has_opt(rank, 'F'))
 		opt_arg(rank, 'F', "rrf");
-	rec_buf_reset(&b);
-	for (w = 0; w < 3; w++)
+	for (w = 0; w < 4; w++)
 		for (i = 0; i < out[w]->n; i++)
-			rec_buf_printf(&b, "%s%s", b.len ? "," : "",
-			    out[w]->v[i]);
+			rec_strs_add(&gone, out[w]->v[i]);
+	/* the seeds are the person's, not news to them */
+	for (i = 0; i < in->liked_items.n; i++)
+		if (!rec_strs_has(&in->wanted, in->liked_items.v[i], 0))
+			rec_strs_add(&gone, in->liked_items.v[i]);
+	rec_buf_reset(&b);
+	for (i = 0; i < gone.n; i++)
+		rec_buf_printf(&b, "%s%s", b.len ? "," : "", gone.v[i]);
+	rec_strs_free(&gone);
 	if (b.len)
 		opt_arg(rank, 'n', b.data);
 	if (in->user) {
@@ -1303,10 +1312,15 @@ ask(struct rec_kb *kb, const struct rec_intent *in, struct rec_toolplan *tp,
 	good = check_calls(kb, calls, n, cks, &results, &tp->calls);
 	rec_buf_add(&tp->msgs, results.data, results.len);
 	for (i = 0; i < n; i++)
-		if (!cks[i].ok)
-			rec_buf_printf(prob, "%s%s: %s", prob->len ? "; " : "",
-			    cks[i].d ? cks[i].d->tool : (calls[i].name ?
-			    calls[i].name : "?"), cks[i].why.data);
+		if (!cks[i].ok) {
+			rec_buf_adds(prob, prob->len ? "; " : "");
+			if (cks[i].d)
+				model_name(prob, cks[i].d->tool);
+			else
+				rec_buf_printf(prob, "%.40s", calls[i].name ?
+				    calls[i].name : "?");
+			rec_buf_printf(prob, ": %s", cks[i].why.data);
+		}
 	/* no source: nothing to rank */
 	for (i = 0; i < n && good; i++)
 		if (cks[i].ok && cks[i].d != &rec_tool_rank)
