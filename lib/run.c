@@ -85,7 +85,7 @@ rec_plan_tool_opts(const char *tool)
 	static char opts[8][128];
 	size_t t;
 
-	for (t = 0; rec_tooldefs[t] && t < 8; t++)
+	for (t = 0; t < 8 && rec_tooldefs[t]; t++)
 		if (!strcmp(rec_tooldefs[t]->tool, tool)) {
 			if (!opts[t][0]) {
 				rec_tooldef_getopt(rec_tooldefs[t], opts[t],
