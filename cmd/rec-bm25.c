@@ -10,33 +10,12 @@
 #include <unistd.h>
 
 #include "retrieve.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-bm25 [-aAeMX] [-d CATALOG] [-f FIELD] [-k N] [-s NAME]"
-	    " [-K K1] [-b B] QUERY ...\n"
-	    "       rec-bm25 -I [-d CATALOG]\n"
-	    "  -a, --all            search the whole catalog, ignoring "
-	    "standard input\n"
-	    "  -A, --and            every term must match (default: any)\n"
-	    "  -b, --b B            length normalisation (default 0.75)\n"
-	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -e, --exact          no typo tolerance\n"
-	    "  -f, --field FIELD    a text column, a role or all (default "
-	    "all); again for\n"
-	    "                       more fields, the scores summed\n"
-	    "  -I, --index          build the index CATALOG.bm25\n"
-	    "  -K, --k1 K1          term frequency saturation (default 1.2)\n"
-	    "  -k, --limit N        write at most N records (default 100 "
-	    "from the catalog)\n"
-	    "  -M, --msgpack        write msgpack instead of JSONL\n"
-	    "  -s, --as NAME        the src of the records (default bm25)\n"
-	    "  -X, --exhaustive     score every document (a check: the same "
-	    "result)\n"
-	    "  -h, --help           print this help\n"
-	    "  -V, --version        print the version\n");
+	rec_tooldef_usage(&rec_tool_bm25, fp);
 }
 
 static char *
@@ -230,23 +209,9 @@ doc_score(const struct rec_bm25 *x, const struct query *q, int conj,
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "and", no_argument, NULL, 'A' },
-		{ "b", required_argument, NULL, 'b' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "exact", no_argument, NULL, 'e' },
-		{ "field", required_argument, NULL, 'f' },
-		{ "index", no_argument, NULL, 'I' },
-		{ "k1", required_argument, NULL, 'K' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "as", required_argument, NULL, 's' },
-		{ "exhaustive", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_bm25,
+	    shortopts, sizeof shortopts);
 	const char *cat = NULL, *fname[MAXFIELDS] = { "all" }, *src = "bm25";
 	size_t nfname = 0;
 	struct rec_buf text = {0}, norm = {0}, wb = {0};
@@ -262,7 +227,7 @@ main(int argc, char **argv)
 	const char *p, *s;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":aAb:d:ef:IK:k:Ms:XhV", longopts,
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;

@@ -9,28 +9,12 @@
 
 #include "stream.h"
 #include "catalog.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
-	    "-l ID,... | -u USER\n"
-	    "  -a, --all            score the whole catalog, ignoring "
-	    "standard input\n"
-	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -e, --lenient        an unknown seed or user: a warning and "
-	    "no records\n"
-	    "  -k, --limit N        write at most N records (default 100)\n"
-	    "  -l, --like ID,...    items co-consumed with these (which are "
-	    "left out)\n"
-	    "  -m, --model MODEL    a model from rec-train (default itemknn)\n"
-	    "  -M, --msgpack        write msgpack instead of JSONL\n"
-	    "  -s, --as NAME        the src of the records (default cf)\n"
-	    "  -u, --user USER      items for a user, leaving out what they "
-	    "have\n"
-	    "  -h, --help           print this help\n"
-	    "  -V, --version        print the version\n");
+	rec_tooldef_usage(&rec_tool_cf, fp);
 }
 
 static struct rec_catalog *cat;
@@ -126,20 +110,9 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "lenient", no_argument, NULL, 'e' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "like", required_argument, NULL, 'l' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "as", required_argument, NULL, 's' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_cf,
+	    shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
 	const char *like = NULL, *user = NULL;
 	char *kind;
@@ -154,7 +127,7 @@ main(int argc, char **argv)
 	int c, all = 0, mp = 0, frompool;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":ad:ek:l:m:Ms:u:hV", longopts,
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;

@@ -12,35 +12,12 @@
 
 #include "retrieve.h"
 #include "converse.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-dense [-aeM] [-d CATALOG] [-S SPACE] [-m METRIC] [-k N] "
-	    "[-s NAME]\n"
-	    "                 -l ID,... | -u USER | -v X,Y,... | -t TEXT\n"
-	    "       rec-dense -I [-d CATALOG] [-S SPACE]\n"
-	    "  -a, --all            search the whole catalog, ignoring "
-	    "standard input\n"
-	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -I, --index          write CATALOG.dense.SPACE, the space as a "
-	    "file to map\n"
-	    "  -e, --lenient        an unknown seed or user: a warning and "
-	    "no records\n"
-	    "  -k, --limit N        write at most N records (default 100)\n"
-	    "  -l, --like ID,...    items near these (which are left out)\n"
-	    "  -m, --metric METRIC  cosine (default) or ip (inner product)\n"
-	    "  -M, --msgpack        write msgpack instead of JSONL\n"
-	    "  -s, --as NAME        the src of the records (default dense)\n"
-	    "  -S, --space SPACE    the vector space (default: the only one)\n"
-	    "  -t, --text TEXT      items near the text, by the encoder of "
-	    "rec-train text\n"
-	    "                       or through REC_LLM_URL\n"
-	    "  -u, --user USER      items near the user's taste\n"
-	    "  -v, --vector X,...   items near this vector\n"
-	    "  -h, --help           print this help\n"
-	    "  -V, --version        print the version\n");
+	rec_tooldef_usage(&rec_tool_dense, fp);
 }
 
 static int lenient;
@@ -117,24 +94,9 @@ space_index(sqlite3 *db, const char *cat, const char *space, int dim)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "index", no_argument, NULL, 'I' },
-		{ "lenient", no_argument, NULL, 'e' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "like", required_argument, NULL, 'l' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "as", required_argument, NULL, 's' },
-		{ "space", required_argument, NULL, 'S' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "vector", required_argument, NULL, 'v' },
-		{ "text", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_dense,
+	    shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *like = NULL, *user = NULL, *vec = NULL;
 	const char *text = NULL;
 	const char *src = "dense";
@@ -155,7 +117,7 @@ main(int argc, char **argv)
 	struct rec_textenc_db enc;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":ad:eIk:l:m:Ms:S:t:u:v:hV", longopts,
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;

@@ -40,6 +40,7 @@ struct point {
 struct result {
 	struct rec_strs ids;	/* as the system gave them */
 	double ms;
+	struct rec_llm_cost cost;	/* the model calls of the point */
 	char *plan;		/* rec's plan, or the command's failure */
 	int failed;
 };
@@ -53,6 +54,7 @@ static const char *dbpath;
 static char **cmd;		/* NULL: rec's own pipeline */
 static struct rec_kb *kb;
 static char *bin;
+static int mode;		/* with a model: REC_LLM_MODE */
 
 static void
 parse_ks(const char *arg)
@@ -153,16 +155,23 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 	struct rec_intent prev, in;
 	struct rec_turn turn;
 	struct rec_buf mlog = {0};
+	struct rec_dialogue dlg = {0};
 	size_t i, j;
-	int have = 0;
+	int have = 0, tools = rec_llm_enabled() && mode == REC_MODE_TOOLS;
 
 	for (i = 0; i <= t; i++) {
 		const struct rec_conv_turn *ct = &c->turn[i];
-		if (rec_llm_enabled())
-			rec_intent_model(kb, ct->user, have ? &prev : NULL, NULL,
-			    &in, &mlog);
+		rec_llm_reset();
+		/* the tools mode plans the last turn only; the turns before
+		 * are the state, read by the rules */
+		if (rec_llm_enabled() && !tools)
+			rec_intent_model(kb, ct->user, have ? &prev : NULL, &dlg,
+			    NULL, &in, &mlog, NULL);
 		else
 			rec_intent_parse(kb, ct->user, have ? &prev : NULL, &in);
+		if (i < t && rec_llm_enabled())
+			rec_dialogue_add(&dlg, ct->user, ct->assistant ?
+			    ct->assistant : "");
 		if (c->user && !in.user)
 			in.user = xstrdup(c->user);
 		/* what the log says happened before this turn */
@@ -188,7 +197,10 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 	if (in.k < (int)maxk)
 		in.k = (int)maxk;
 	memset(&turn, 0, sizeof turn);
-	rec_chat_answer(kb, dbpath, bin, c->turn[t].user, &in, 0, &turn, &mlog);
+	if (!tools || rec_chat_tools(kb, dbpath, bin, c->turn[t].user, &in,
+	    have ? &prev : NULL, &dlg, NULL, 0, &turn, &mlog) < 0)
+		rec_chat_answer(kb, dbpath, bin, c->turn[t].user, &in, 0, &turn,
+		    &mlog);
 	if (turn.failed) {
 		r->failed = 1;
 		r->plan = xstrdup(turn.err.data ? turn.err.data : "failed");
@@ -204,6 +216,7 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 	if (have)
 		rec_intent_free(&prev);
 	rec_buf_free(&mlog);
+	rec_dialogue_free(&dlg);
 }
 
 /* the conversation so far in rec-chat's session form: a line per turn
@@ -259,13 +272,22 @@ run_point(size_t p, struct result *r)
 {
 	const struct rec_conv *c = &convs[points[p].conv];
 	double t0 = rec_now() * 1e3;
+	struct rec_llm_cost c0, c1;
 
 	memset(r, 0, sizeof *r);
+	rec_llm_cost_get(&c0);
 	if (cmd)
 		run_cmd(c, points[p].turn, r);
 	else
 		run_rec(c, points[p].turn, r);
 	r->ms = rec_now() * 1e3 - t0;
+	rec_llm_cost_get(&c1);
+	r->cost.calls = c1.calls - c0.calls;
+	r->cost.failed = c1.failed - c0.failed;
+	r->cost.prompt_tokens = c1.prompt_tokens - c0.prompt_tokens;
+	r->cost.completion_tokens = c1.completion_tokens -
+	    c0.completion_tokens;
+	r->cost.ms = c1.ms - c0.ms;
 }
 
 /* ---- running the points, in workers ---- */
@@ -275,8 +297,10 @@ put_result(struct rec_buf *b, size_t p, const struct result *r)
 {
 	size_t i;
 
-	rec_buf_printf(b, "{\"p\":%zu,\"ms\":%.3f,\"failed\":%d,\"plan\":", p,
-	    r->ms, r->failed);
+	rec_buf_printf(b, "{\"p\":%zu,\"ms\":%.3f,\"failed\":%d,\"mc\":%lu,"
+	    "\"mf\":%lu,\"mp\":%ld,\"mo\":%ld,\"mms\":%.3f,\"plan\":", p,
+	    r->ms, r->failed, r->cost.calls, r->cost.failed,
+	    r->cost.prompt_tokens, r->cost.completion_tokens, r->cost.ms);
 	rec_json_string(b, r->plan ? r->plan : "", r->plan ?
 	    strlen(r->plan) : 0);
 	rec_buf_adds(b, ",\"ids\":[");
@@ -320,6 +344,18 @@ get_result(const char *line, size_t n, struct result *res)
 		else if (k->via.str.size == 6 &&
 		    !memcmp(k->via.str.ptr, "failed", 6))
 			r->failed = (int)v->via.u64;
+		else if (k->via.str.size == 2 && !memcmp(k->via.str.ptr, "mc", 2))
+			r->cost.calls = (unsigned long)v->via.u64;
+		else if (k->via.str.size == 2 && !memcmp(k->via.str.ptr, "mf", 2))
+			r->cost.failed = (unsigned long)v->via.u64;
+		else if (k->via.str.size == 2 && !memcmp(k->via.str.ptr, "mp", 2))
+			r->cost.prompt_tokens = (long)v->via.u64;
+		else if (k->via.str.size == 2 && !memcmp(k->via.str.ptr, "mo", 2))
+			r->cost.completion_tokens = (long)v->via.u64;
+		else if (k->via.str.size == 3 &&
+		    !memcmp(k->via.str.ptr, "mms", 3))
+			r->cost.ms = v->type == MSGPACK_OBJECT_FLOAT64 ?
+			    v->via.f64 : (double)v->via.u64;
 		else if (k->via.str.size == 4 &&
 		    !memcmp(k->via.str.ptr, "plan", 4))
 			r->plan = xstrndup(v->via.str.ptr, v->via.str.size);
@@ -750,6 +786,7 @@ main(int argc, char **argv)
 	struct rec_metrics m;
 	struct rec_figures f;
 	double *ms;
+	struct rec_llm_cost total = {0};
 	FILE *logf = NULL;
 	struct rec_buf out = {0};
 
@@ -800,6 +837,7 @@ main(int argc, char **argv)
 		if (!*cmd)
 			rec_usage_die("-- with no command");
 	}
+	mode = rec_llm_mode(NULL);
 	dbpath = rec_catalog_path(dbpath);
 	load_bench(argv[optind], limit);
 	{
@@ -858,9 +896,19 @@ main(int argc, char **argv)
 				rec_buf_adds(&l, i ? "," : "");
 				rec_json_string(&l, tg.v[i], strlen(tg.v[i]));
 			}
-			rec_buf_printf(&l, "],\"hit@%zu\":%s,\"ms\":%.1f%s}\n",
+			rec_buf_printf(&l, "],\"hit@%zu\":%s,\"ms\":%.1f%s",
 			    ks[x], sc.hit[x] ? "true" : "false", res[p].ms,
 			    res[p].failed ? ",\"failed\":true" : "");
+			/* what the model cost for this point */
+			if (res[p].cost.calls)
+				rec_buf_printf(&l, ",\"model\":{\"calls\":%lu,"
+				    "\"failed\":%lu,\"prompt_tokens\":%ld,"
+				    "\"completion_tokens\":%ld,\"ms\":%.1f}",
+				    res[p].cost.calls, res[p].cost.failed,
+				    res[p].cost.prompt_tokens,
+				    res[p].cost.completion_tokens,
+				    res[p].cost.ms);
+			rec_buf_adds(&l, "}\n");
 			fputs(l.data, logf);
 			rec_buf_free(&l);
 		}
@@ -868,6 +916,13 @@ main(int argc, char **argv)
 		rec_strs_free(&list);
 	}
 	rec_metrics_end(&m, &f);
+	for (p = 0; p < npoints; p++) {
+		total.calls += res[p].cost.calls;
+		total.failed += res[p].cost.failed;
+		total.prompt_tokens += res[p].cost.prompt_tokens;
+		total.completion_tokens += res[p].cost.completion_tokens;
+		total.ms += res[p].cost.ms;
+	}
 	if (logf && fclose(logf))
 		rec_die("cannot write '%s': %m", logpath);
 	qsort(ms, npoints, sizeof *ms, cmp_double);
@@ -911,12 +966,27 @@ main(int argc, char **argv)
 			rec_json_double(d1, sizeof d1, med);
 			rec_json_double(d2, sizeof d2, mean);
 			rec_buf_printf(&out, "],\"ms\":{\"median\":%s,\"mean\":"
-			    "%s}}\n", d1, d2);
+			    "%s}", d1, d2);
+			if (total.calls)
+				rec_buf_printf(&out, ",\"model\":{\"calls\":%lu,"
+				    "\"failed\":%lu,\"prompt_tokens\":%ld,"
+				    "\"completion_tokens\":%ld,\"ms\":%.1f,"
+				    "\"ms_per_point\":%.1f}", total.calls,
+				    total.failed, total.prompt_tokens,
+				    total.completion_tokens, total.ms,
+				    total.ms / (double)npoints);
+			rec_buf_adds(&out, "}\n");
 			fputs(out.data, stdout);
 		} else {
 			printf("%zu points in %zu conversations, %zu failed; "
 			    "%.1f ms per point (median), %.1f (mean)\n",
 			    npoints, m.macro.n, nfailed, med, mean);
+			if (total.calls)
+				printf("model: %lu calls (%lu failed), %ld prompt "
+				    "and %ld completion tokens, %.1f ms (%.1f per "
+				    "point)\n", total.calls, total.failed,
+				    total.prompt_tokens, total.completion_tokens,
+				    total.ms, total.ms / (double)npoints);
 			printf("%-14s", "");
 			for (k = 0; k < nk; k++)
 				printf(" %7s%zu", "@", ks[k]);

@@ -8,50 +8,12 @@
 #include <string.h>
 
 #include "retrieve.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-rank [-M] [-d CATALOG] [-F MODE] [-R K] [-W SRC=W] "
-	    "[-u USER] [-P W]\n"
-	    "                [-x USER] [-l ID,...] [-L W] [-n ID,...] "
-	    "[-N W] [-U FIELD,...]\n"
-	    "                [-D FIELD] [-p N] "
-	    "[-m LAMBDA -S SPACE] [-b EXPR] [-w EXPR] [-k N]\n"
-	    "                [-s NAME]\n"
-	    "  -F, --fuse MODE         rrf, sum or max: merge the streams "
-	    "told apart by src\n"
-	    "  -R, --rrf-k K           the k of reciprocal rank fusion "
-	    "(default 60)\n"
-	    "  -W, --weight SRC=W      a source's weight in the fusion "
-	    "(default 1)\n"
-	    "  -u, --user USER         favour what the user's history "
-	    "favours\n"
-	    "  -P, --personal W        how much (default 0.3)\n"
-	    "  -x, --exclude-seen USER drop what the user already has\n"
-	    "  -l, --like ID,...       favour items like these\n"
-	    "  -L, --like-weight W     how much (default 0.3)\n"
-	    "  -n, --unwanted ID,...   remove these, and their creators' "
-	    "other items with -n creator\n"
-	    "  -N, --novelty W         trade relevance for the less popular, "
-	    "0 to 1\n"
-	    "  -U, --unique FIELD,...  keep the best of the records that "
-	    "share these fields\n"
-	    "                          (one song: title,creator)\n"
-	    "  -D, --diversify FIELD   at most --per items per value of FIELD\n"
-	    "  -p, --per N             (default 1)\n"
-	    "  -m, --mmr LAMBDA        maximal marginal relevance over --space\n"
-	    "  -S, --space SPACE       the vector space of --mmr\n"
-	    "  -b, --by EXPR           the score from a jq expression (.score,"
-	    " .item)\n"
-	    "  -w, --where EXPR        keep records for which EXPR is true\n"
-	    "  -k, --limit N           write at most N records\n"
-	    "  -s, --as NAME           the src of the records (default rank)\n"
-	    "  -d, --db CATALOG        the catalog (default $REC_DB)\n"
-	    "  -M, --msgpack           write msgpack instead of JSONL\n"
-	    "  -h, --help              print this help\n"
-	    "  -V, --version           print the version\n");
+	rec_tooldef_usage(&rec_tool_rank, fp);
 }
 
 /* the catalog, opened for the first option that needs one */
@@ -81,32 +43,9 @@ split_list(struct rec_strs *v, const char *arg)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "fuse", required_argument, NULL, 'F' },
-		{ "rrf-k", required_argument, NULL, 'R' },
-		{ "weight", required_argument, NULL, 'W' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "personal", required_argument, NULL, 'P' },
-		{ "exclude-seen", required_argument, NULL, 'x' },
-		{ "like", required_argument, NULL, 'l' },
-		{ "like-weight", required_argument, NULL, 'L' },
-		{ "unwanted", required_argument, NULL, 'n' },
-		{ "novelty", required_argument, NULL, 'N' },
-		{ "unique", required_argument, NULL, 'U' },
-		{ "diversify", required_argument, NULL, 'D' },
-		{ "per", required_argument, NULL, 'p' },
-		{ "mmr", required_argument, NULL, 'm' },
-		{ "space", required_argument, NULL, 'S' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "where", required_argument, NULL, 'w' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "as", required_argument, NULL, 's' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_rank,
+	    shortopts, sizeof shortopts);
 	struct rec_rank_opts o = {
 		.fuse = { REC_FUSE_BEST, 60, NULL, NULL, 0 },
 		.personal = 0.3, .like_weight = 0.3, .per = 1, .mmr = -1,
@@ -126,8 +65,8 @@ main(int argc, char **argv)
 	int ch, mp = 0;
 
 	rec_init(argc, argv);
-	while ((ch = getopt_long(argc, argv,
-	    ":F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, shortopts, longopts,
+	    NULL)) != -1)
 		switch (ch) {
 		case 'F':
 			if (!strcmp(optarg, "rrf"))

@@ -9,38 +9,12 @@
 #include <unistd.h>
 
 #include "retrieve.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-semid -T -S SPACE [-d CATALOG] [-L LEVELS] [-C CODES] "
-	    "[-r SEED] [-i ITERS]\n"
-	    "       rec-semid -P [-d CATALOG] ID ...\n"
-	    "       rec-semid [-aM] [-d CATALOG] [-S SPACE] [-D N] [-k N] "
-	    "[-s NAME] -c CODES | -l ID,...\n"
-	    "  -a, --all            search the whole catalog, ignoring "
-	    "standard input\n"
-	    "  -c, --code CODES     the codes to look up, e.g. 52,42,5,9 (a "
-	    "prefix will do)\n"
-	    "  -C, --codes N        codes per level when training (default "
-	    "64)\n"
-	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -D, --distance N     also codes that differ in N places "
-	    "(default 1)\n"
-	    "  -i, --iters N        k-means iterations per level (default 25)\n"
-	    "  -k, --limit N        write at most N records (default 100)\n"
-	    "  -l, --like ID,...    items whose codes are closest to these "
-	    "items'\n"
-	    "  -L, --levels N       levels when training (default 4)\n"
-	    "  -M, --msgpack        write msgpack instead of JSONL\n"
-	    "  -P, --show           print the codes of the IDs in every space\n"
-	    "  -r, --seed N         the random seed of training (default 1)\n"
-	    "  -s, --as NAME        the src of the records (default semid)\n"
-	    "  -S, --space SPACE    the vector space\n"
-	    "  -T, --train          train the codes of --space\n"
-	    "  -h, --help           print this help\n"
-	    "  -V, --version        print the version\n");
+	rec_tooldef_usage(&rec_tool_semid, fp);
 }
 
 static sqlite3 *db;
@@ -312,26 +286,9 @@ prefix_of(unsigned mask, int m)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "code", required_argument, NULL, 'c' },
-		{ "codes", required_argument, NULL, 'C' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "distance", required_argument, NULL, 'D' },
-		{ "iters", required_argument, NULL, 'i' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "like", required_argument, NULL, 'l' },
-		{ "levels", required_argument, NULL, 'L' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "show", no_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 'r' },
-		{ "as", required_argument, NULL, 's' },
-		{ "space", required_argument, NULL, 'S' },
-		{ "train", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_semid,
+	    shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *code = NULL, *src = "semid";
 	char *space = NULL, *like = NULL;
 	size_t levels = 4, ncodes = 64, limit = 100, i, nh = 0;
@@ -345,8 +302,8 @@ main(int argc, char **argv)
 	struct sp sp;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":ac:C:d:D:i:k:l:L:MPr:s:S:ThV",
-	    longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
+	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;
 		case 'c': code = optarg; break;

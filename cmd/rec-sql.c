@@ -10,27 +10,12 @@
 
 #include "stream.h"
 #include "catalog.h"
+#include "opts.h"
 
 static void
 usage(FILE *fp)
 {
-	fprintf(fp,
-	    "usage: rec-sql [-afLM] [-d CATALOG] [-k N] [-s NAME] QUERY\n"
-	    "       rec-sql [-afLM] [-d CATALOG] [-k N] [-s NAME] -w WHERE "
-	    "[-o ORDER]\n"
-	    "  -a, --all            query the whole catalog, ignoring "
-	    "standard input\n"
-	    "  -d, --db CATALOG     the catalog (default $REC_DB)\n"
-	    "  -f, --fuzzy          replace a value that matches nothing "
-	    "with the closest\n"
-	    "  -k, --limit N        write at most N records\n"
-	    "  -L, --lookup         answer with the rows as one JSON object\n"
-	    "  -M, --msgpack        write msgpack instead of JSONL\n"
-	    "  -o, --order ORDER    the ORDER BY of --where\n"
-	    "  -s, --as NAME        the src of new records (default sql)\n"
-	    "  -w, --where COND     the WHERE of SELECT id FROM items\n"
-	    "  -h, --help           print this help\n"
-	    "  -V, --version        print the version\n");
+	rec_tooldef_usage(&rec_tool_sql, fp);
 }
 
 static sqlite3 *db;
@@ -469,20 +454,9 @@ run(const char *sql, unsigned long limit, const char *src,
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "fuzzy", no_argument, NULL, 'f' },
-		{ "limit", required_argument, NULL, 'k' },
-		{ "lookup", no_argument, NULL, 'L' },
-		{ "msgpack", no_argument, NULL, 'M' },
-		{ "order", required_argument, NULL, 'o' },
-		{ "as", required_argument, NULL, 's' },
-		{ "where", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	char shortopts[128];
+	const struct option *longopts = rec_tooldef_getopt(&rec_tool_sql,
+	    shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *where = NULL, *order = NULL, *src = "sql";
 	struct rec_buf sql = {0};
 	struct rec_writer w;
@@ -492,7 +466,7 @@ main(int argc, char **argv)
 	char *fixed;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":ad:fk:LMo:s:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;

@@ -154,6 +154,8 @@ rec_turn_free(struct rec_turn *t)
 	rec_buf_free(&t->violated);
 	rec_buf_free(&t->shell);
 	rec_buf_free(&t->fail.err);
+	rec_buf_free(&t->calls);
+	rec_buf_free(&t->said);
 	memset(t, 0, sizeof *t);
 }
 
@@ -211,6 +213,15 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		tries++;
 		rec_plan_free(&t->plan);
 	}
+	rec_turn_finish(kb, msg, in, respond, t, mlog);
+	memcpy(in->cons, cons, sizeof cons);
+	in->ncons = ncons;
+}
+
+void
+rec_turn_finish(struct rec_kb *kb, const char *msg, struct rec_intent *in,
+    int respond, struct rec_turn *t, struct rec_buf *mlog)
+{
 	if (!t->plan.ask && !t->failed)
 		drop_violations(kb, in, &t->out, &t->violated);
 	rec_plan_shell(&t->shell, &t->plan);
@@ -252,12 +263,12 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		rec_buf_free(&r2);
 		if (t->violated.len)
 			rec_buf_printf(&t->reply, "(%s.)\n", t->violated.data);
+		if (t->said.len)
+			rec_buf_printf(&t->reply, "(%s.)\n", t->said.data);
 		if (!rec_records_count(t->out.data, t->out.len, NULL) &&
 		    t->emptied.len)
 			rec_buf_printf(&t->reply, "(The list emptied at %s.)\n",
 			    t->emptied.data);
 		rec_intent_shown(kb, in, t->out.data, t->out.len);
 	}
-	memcpy(in->cons, cons, sizeof cons);
-	in->ncons = ncons;
 }

@@ -10,6 +10,7 @@
 #include "stream.h"
 #include "catalog.h"
 #include "proc.h"
+#include "opts.h"
 
 /* lexicon.c: the hand lexicon of moods, activities, occasions and
  * genres in five languages (what a catalog's data cannot say itself) */
@@ -250,16 +251,39 @@ void rec_profile_free(struct rec_profile *pf);
 int rec_profile_learn(struct rec_profile *pf, const struct rec_intent *in);
 void rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in);
 
+/* dialogue.c: the conversation so far, for a model: each earlier
+ * turn's message and reply, oldest first */
+struct rec_dialogue {
+	struct rec_strs user, reply;
+};
+void rec_dialogue_add(struct rec_dialogue *d, const char *user,
+    const char *reply);
+void rec_dialogue_free(struct rec_dialogue *d);
+struct rec_session;
+void rec_dialogue_from_session(struct rec_dialogue *d,
+    const struct rec_session *s);
+/* Appends what a model is shown of the past: the last turns (d may be
+ * NULL), the last list as "1. [id] Title by Creator", what prev (NULL:
+ * none) says was liked, disliked and shown.  1 if it appended any. */
+int rec_dialogue_text(struct rec_kb *kb, const struct rec_dialogue *d,
+    const struct rec_intent *prev, struct rec_buf *b);
+/* "[id] Title by Creator" */
+void rec_item_describe(struct rec_kb *kb, const char *id, struct rec_buf *b);
+
 /* The intent from the model (REC_LLM_URL), each name, tag, column and
- * value checked against the catalog and repaired where it can be; what
- * cannot is sent back to the model with the problems, at most twice;
- * then the rules.  demos: a JSONL file of {"request","intent"} pairs,
- * the three most like the message go in the prompt (or NULL).  0 when
- * the model's intent is used, -1 after falling back; log says what
- * happened. */
+ * value checked against the catalog and repaired where it can be; a
+ * creator the catalog does not have is left out, said in notes (for
+ * the reply; NULL: in log only); what else cannot be repaired is sent
+ * back to the model with the problems, at most twice; then the rules.
+ * The model sees the dialogue (dlg, may be NULL) and the state (prev)
+ * before the message.  demos: a JSONL file of {"request","intent"}
+ * pairs, the three most like the message go in the prompt (or NULL).
+ * 0 when the model's intent is used, -1 after falling back; log says
+ * what happened. */
 int rec_intent_model(struct rec_kb *kb, const char *message,
-    const struct rec_intent *prev, const char *demos, struct rec_intent *in,
-    struct rec_buf *log);
+    const struct rec_intent *prev, const struct rec_dialogue *dlg,
+    const char *demos, struct rec_intent *in, struct rec_buf *log,
+    struct rec_buf *notes);
 
 /* session.c: the session file (rec-session(5)), one JSON object per
  * turn.  What a turn writes: the fields that are NULL (ms < 0) are left
@@ -388,6 +412,30 @@ int rec_llm_embed(const char *const *texts, size_t n, float **out,
     size_t *dim, struct rec_buf *err);
 /* 1 if a model is configured */
 int rec_llm_enabled(void);
+/* The same, naming the call in the trace ("intent", "respond").  Every
+ * call appends {"tool":"model","call":WHAT,"ms","prompt_tokens",
+ * "completion_tokens","status"} to REC_TRACE and adds to the cost.
+ * REC_LLM_TIMEOUT bounds a call (seconds, default 60, fractions
+ * allowed), REC_LLM_CONNECT_TIMEOUT its connection (default 10);
+ * REC_LLM_RETRIES (default 1) more tries, REC_LLM_RETRY_WAIT seconds
+ * apart (default 0.5), follow a refused connection, HTTP 429 or 5xx,
+ * never a time-out; after a failure the endpoint is not asked again
+ * until rec_llm_reset() (rec-chat: the next turn). */
+int rec_llm_chat_as(const char *what, const char *messages,
+    struct rec_buf *out, struct rec_buf *err);
+/* A chat completion with tools (a JSON array of OpenAI function
+ * definitions): 0 with the reply's choices[0].message as JSON in msg
+ * (its content and tool_calls), or -1 with err. */
+int rec_llm_tools(const char *what, const char *messages, const char *tools,
+    struct rec_buf *msg, struct rec_buf *err);
+struct rec_llm_cost {
+	unsigned long calls, failed;
+	long prompt_tokens, completion_tokens;
+	double ms;
+};
+/* what the model calls of this process have cost so far */
+void rec_llm_cost_get(struct rec_llm_cost *c);
+void rec_llm_reset(void);
 
 /* respond.c, with a model: the model writes an intro and a note per
  * numbered item, rec renders the list from the catalog, so the reply
@@ -404,6 +452,10 @@ struct rec_turn {
 	struct rec_buf err, reply, items, notes, emptied, violated, shell;
 	int failed;
 	struct rec_plan_fail fail;	/* when failed: which stage, how */
+	struct rec_buf calls;	/* the tools mode: the model's accepted
+				 * calls, a JSON array */
+	struct rec_buf said;	/* the model path's notes (what it left
+				 * out), said in the reply */
 };
 /* where the rec tools are: $REC_BIN, else beside this program; caller
  * frees */
@@ -424,5 +476,95 @@ void rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
     struct rec_buf *mlog);
 void rec_turn_free(struct rec_turn *t);
+/* after t's plan ran (or asked back, or failed): items that break in's
+ * constraints dropped, the shell line, and with respond the reply and
+ * its items (t->notes said in it); rec_chat_answer ends with it */
+void rec_turn_finish(struct rec_kb *kb, const char *msg,
+    struct rec_intent *in, int respond, struct rec_turn *t,
+    struct rec_buf *mlog);
+
+/* toolplan.c: the model's two ways of planning: REC_MODE_INTENT (the
+ * model fills the formatted intent, rec's policy picks the tools) and
+ * REC_MODE_TOOLS (the model calls the tools) */
+enum { REC_MODE_INTENT, REC_MODE_TOOLS };
+/* the mode named by arg (-M), else by REC_LLM_MODE, else intent; a
+ * usage error for another word */
+int rec_llm_mode(const char *arg);
+/* the plan tools the catalog can serve, as OpenAI function definitions
+ * ("tools"), from the tools' option tables (opts.h) */
+void rec_tools_json(struct rec_kb *kb, struct rec_buf *b);
+/* the catalog for a prompt: counts, columns with types and roles, the
+ * commonest values of each tag column, text fields, spaces */
+void rec_schema_text(struct rec_kb *kb, struct rec_buf *b);
+/* one turn's planning conversation with the model */
+struct rec_toolplan {
+	struct rec_buf msgs;	/* the messages, a JSON array without ']' */
+	struct rec_buf tools;	/* the tool definitions sent */
+	struct rec_buf calls;	/* the calls accepted last, a JSON array
+				 * of {"name","arguments"} */
+	struct rec_buf log;	/* what happened */
+	struct rec_buf notes;	/* for the reply: what was left out */
+	int used;		/* the plan is the model's */
+};
+/* The tools mode: the model is shown the schema, the tools, the
+ * dialogue (dlg, may be NULL) and the state (prev, may be NULL), with
+ * the demonstrations most like message (demos, may be NULL); each call
+ * it makes is checked (its tool's options, the catalog's columns,
+ * values, ids and spaces, SQL read-only); what fails goes back once;
+ * what still fails is dropped with a note.  rec then adds what in (the
+ * rules' reading of the conversation) rules out: dislikes, what was
+ * shown, the cut.  0 with the model's plan in p, or -1 (p empty): the
+ * rules are to answer.  tp is zeroed by the caller, freed with
+ * rec_toolplan_free. */
+int rec_plan_tools(struct rec_kb *kb, const char *message,
+    const struct rec_intent *in, const struct rec_intent *prev,
+    const struct rec_dialogue *dlg, const char *demos,
+    struct rec_toolplan *tp, struct rec_plan *p);
+/* the critic's one re-plan: why goes to the model, 0 with a new plan
+ * in p (zeroed by the caller), -1 when it gave none usable */
+int rec_plan_tools_again(struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_toolplan *tp, const char *why, struct rec_plan *p);
+void rec_toolplan_free(struct rec_toolplan *tp);
+
+/* critic.c: InteRecAgent's reflection.  What is wrong with the result
+ * out[0..len) of the plan p, by the trace of its run (rec_plan_trace:
+ * sources that found nothing, filters that kept nothing) and its top items (fewer than
+ * want, items breaking in's constraints, items the person rejected or
+ * was shown, one creator throughout when none was asked for); the
+ * reasons in why, one "; " apart.  Returns how many. */
+int rec_critic(struct rec_kb *kb, const struct rec_intent *in,
+    const struct rec_plan *p, const char *out, size_t len, size_t want,
+    struct rec_buf *why);
+/* A turn in the tools mode: plans with the model (rec_plan_tools),
+ * runs the plan, lets the critic look, re-plans once on its reasons
+ * (kept when the critic finds it better: fewer reasons, or as many and
+ * more items), and finishes the turn
+ * (rec_turn_finish).  -1, t untouched, when the model gave no usable
+ * plan: answer with rec_chat_answer.  mlog says what happened. */
+int rec_chat_tools(struct rec_kb *kb, const char *dbpath, const char *bin,
+    const char *msg, struct rec_intent *in, const struct rec_intent *prev,
+    const struct rec_dialogue *dlg, const char *demos, int respond,
+    struct rec_turn *t, struct rec_buf *mlog);
+
+/* demos.c: demonstrations (InteRecAgent's dynamic few-shot), a JSONL
+ * file of {"request": "...", "plan": [calls]} or {"request", "intent"}
+ * lines.  The k whose requests are most like message by BM25 (of
+ * those with key) are appended to b as "Examples: ..." text; nothing
+ * when none shares a word. */
+void rec_demos_prompt(const char *path, const char *message,
+    const char *key, size_t k, struct rec_buf *b);
+/* the lines (with key) whose "request" is most like message by BM25,
+ * best first, none that shares no word, at most k, into lines (room
+ * for k; the caller frees each); returns how many.  A missing file has
+ * none; a line that is not JSON is left out with a warning. */
+size_t rec_demos_best(const char *path, const char *message,
+    const char *key, size_t k, char **lines);
+/* the part of an intent a demonstration shows a model: what was
+ * liked, disliked and asked for, the constraints, popularity and k */
+void rec_demos_intent(const struct rec_intent *in, struct rec_buf *b);
+/* appends {"request": request, key: value (JSON)} to path, one line
+ * written whole (O_APPEND); a warning, not an end, when it cannot */
+void rec_demos_record(const char *path, const char *request,
+    const char *key, const char *value);
 
 #endif

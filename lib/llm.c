@@ -4,10 +4,79 @@
  * comes back is data: callers parse and check it; nothing here runs it.
  */
 #include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "converse.h"
+
+/* what the calls of this process cost, and whether the endpoint failed
+ * (then it is not asked again until rec_llm_reset) */
+static struct rec_llm_cost cost;
+static int down;
+
+void
+rec_llm_cost_get(struct rec_llm_cost *c)
+{
+	*c = cost;
+}
+
+void
+rec_llm_reset(void)
+{
+	down = 0;
+}
+
+/* seconds from the environment variable name (a number > 0, fractions
+ * allowed), or def when it is unset, empty or not one */
+static double
+env_seconds(const char *name, double def)
+{
+	const char *e = getenv(name);
+	char *end;
+	double v;
+
+	if (!e || !*e)
+		return def;
+	v = strtod(e, &end);
+	return *end || !(v > 0) || v > 86400 ? def : v;
+}
+
+/* One REC_TRACE line per model call, as every tool writes one per run:
+ * {"tool":"model","call":WHAT,"ms":..,"prompt_tokens":..,
+ * "completion_tokens":..,"status":0|1[,"error":..]}, one write(2). */
+static void
+trace_call(const char *what, double ms, long pt, long ct, int status,
+    const char *error)
+{
+	const char *path = getenv("REC_TRACE");
+	struct rec_buf b = {0};
+	int fd;
+
+	if (!path || !*path)
+		return;
+	rec_buf_adds(&b, "{\"tool\":\"model\",\"call\":");
+	rec_json_string(&b, what, strlen(what));
+	rec_buf_printf(&b, ",\"pid\":%ld,\"ms\":%.3f,\"prompt_tokens\":%ld,"
+	    "\"completion_tokens\":%ld,\"status\":%d", (long)getpid(), ms,
+	    pt, ct, status);
+	if (error && *error) {
+		rec_buf_adds(&b, ",\"error\":");
+		rec_json_string(&b, error, strlen(error));
+	}
+	rec_buf_adds(&b, "}\n");
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		if (write(fd, b.data, b.len) < 0)
+			rec_warn("cannot write trace '%s': %m", path);
+		close(fd);
+	}
+	rec_buf_free(&b);
+}
 
 int
 rec_llm_enabled(void)
@@ -28,20 +97,68 @@ gather(char *p, size_t size, size_t n, void *data)
 	return size * n;
 }
 
-/* POSTs the JSON body to REC_LLM_URL + suffix: 0 with the reply's body
- * in reply and the URL in url, or -1 with the reason in err */
+/* one POST: 0, or -1 with the reason in err and *again set when
+ * another try could go better (no connection, HTTP 429 or 5xx) */
+static int
+post_once(const char *url, struct curl_slist *hdr, const struct rec_buf *body,
+    struct rec_buf *reply, struct rec_buf *err, int *again)
+{
+	long code = 0;
+	long tmo = (long)(env_seconds("REC_LLM_TIMEOUT", 60) * 1e3);
+	long ctmo = (long)(env_seconds("REC_LLM_CONNECT_TIMEOUT", 10) * 1e3);
+	CURLcode rc;
+	CURL *c;
+	int ret = -1;
+
+	*again = 0;
+	c = curl_easy_init();
+	if (!c) {
+		rec_buf_adds(err, "cannot start libcurl");
+		return -1;
+	}
+	rec_buf_reset(reply);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body->data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body->len);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, reply);
+	/* the whole call, and the connection within it: a slow or silent
+	 * server ends the call, never the conversation */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, tmo > 0 ? tmo : 60000L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, ctmo < tmo ? ctmo :
+	    tmo);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK) {
+		rec_buf_printf(err, "%s: %s", url, curl_easy_strerror(rc));
+		*again = rc == CURLE_COULDNT_CONNECT;
+	} else if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code),
+	    code != 200) {
+		rec_buf_printf(err, "%s: HTTP %ld", url, code);
+		*again = code == 429 || code >= 500;
+	} else
+		ret = 0;
+	curl_easy_cleanup(c);
+	return ret;
+}
+
+/* POSTs the JSON body to REC_LLM_URL + suffix, tried again up to
+ * REC_LLM_RETRIES times (default 1) after REC_LLM_RETRY_WAIT seconds
+ * (default 0.5) when that could help: 0 with the reply's body in reply
+ * and the URL in url, or -1 with the reason in err.  After a failure
+ * the endpoint is not asked again until rec_llm_reset(). */
 static int
 post_json(const char *suffix, const struct rec_buf *body,
     struct rec_buf *url, struct rec_buf *reply, struct rec_buf *err)
 {
 	const char *base = getenv("REC_LLM_URL"), *key = getenv("REC_LLM_KEY");
-	const char *t = getenv("REC_LLM_TIMEOUT");
+	const char *r = getenv("REC_LLM_RETRIES");
 	struct rec_buf auth = {0};
 	struct curl_slist *hdr = NULL;
-	long code = 0, timeout = t && *t ? atol(t) : 60;
-	CURLcode rc;
-	CURL *c;
-	int ret = -1;
+	long retries = r && *r ? atol(r) : 1, i;
+	double wait = env_seconds("REC_LLM_RETRY_WAIT", 0.5);
+	int ret = -1, again = 0;
 
 	if (!base || !*base) {
 		rec_buf_adds(err, "REC_LLM_URL is not set");
@@ -51,34 +168,33 @@ post_json(const char *suffix, const struct rec_buf *body,
 	while (url->len && url->data[url->len - 1] == '/')
 		url->data[--url->len] = 0;
 	rec_buf_adds(url, suffix);
-	c = curl_easy_init();
-	if (!c) {
-		rec_buf_adds(err, "cannot start libcurl");
+	if (down) {
+		rec_buf_printf(err, "%s: not asked again after it failed",
+		    url->data);
 		return -1;
 	}
+	if (retries < 0 || retries > 10)
+		retries = 1;
 	hdr = curl_slist_append(hdr, "Content-Type: application/json");
 	if (key && *key) {
 		rec_buf_printf(&auth, "Authorization: Bearer %s", key);
 		hdr = curl_slist_append(hdr, auth.data);
 	}
-	curl_easy_setopt(c, CURLOPT_URL, url->data);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body->data);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body->len);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, reply);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout > 0 ? timeout : 60);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	rc = curl_easy_perform(c);
-	if (rc != CURLE_OK)
-		rec_buf_printf(err, "%s: %s", url->data, curl_easy_strerror(rc));
-	else if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code),
-	    code != 200)
-		rec_buf_printf(err, "%s: HTTP %ld", url->data, code);
-	else
-		ret = 0;
-	curl_easy_cleanup(c);
+	for (i = 0; i <= retries; i++) {
+		if (i) {
+			struct timespec ts;
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+			while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+				;
+			rec_buf_reset(err);
+		}
+		if ((ret = post_once(url->data, hdr, body, reply, err,
+		    &again)) == 0 || !again)
+			break;
+	}
+	if (ret < 0)
+		down = 1;
 	curl_slist_free_all(hdr);
 	rec_buf_free(&auth);
 	return ret;
@@ -117,43 +233,128 @@ out:
 	return ret;
 }
 
-int
-rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
+/* the integer at key of o's map usage, or 0 */
+static long
+usage_of(const msgpack_object *o, const char *key)
+{
+	const msgpack_object *u = rec_map_get(o, "usage"), *v;
+
+	v = u && u->type == MSGPACK_OBJECT_MAP ? rec_map_get(u, key) : NULL;
+	if (v && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    v->via.u64 < 1000000000)
+		return (long)v->via.u64;
+	return 0;
+}
+
+/* A chat completion: the body from messages (a JSON array) and, with
+ * tools (a JSON array), the tool definitions; else the answer is asked
+ * for as a JSON object.  0 with choices[0].message as JSON in msg, or
+ * -1 with err.  Its time and tokens go to the trace and the cost. */
+static int
+complete(const char *what, const char *messages, const char *tools,
+    struct rec_buf *msg, struct rec_buf *err)
 {
 	const char *model = getenv("REC_LLM_MODEL");
-	struct rec_buf url = {0}, body = {0}, pack = {0};
+	struct rec_buf url = {0}, body = {0}, pack = {0}, jerr = {0};
 	msgpack_zone zone;
 	msgpack_object o;
-	const msgpack_object *ch, *msg, *content;
-	int ret = -1;
+	const msgpack_object *ch, *m = NULL;
+	double t0 = rec_now();
+	long pt = 0, ct = 0;
+	int ret = -1, parsed = 0;
 
-	rec_buf_reset(out);
+	rec_buf_reset(msg);
 	rec_buf_reset(err);
 	rec_buf_adds(&body, "{\"model\":");
 	model = model && *model ? model : "default";
 	rec_json_string(&body, model, strlen(model));
-	rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":{\"type\":"
-	    "\"json_object\"},\"messages\":%s}", messages);
+	if (tools)
+		rec_buf_printf(&body, ",\"temperature\":0,\"tools\":%s,"
+		    "\"tool_choice\":\"auto\",\"messages\":%s}", tools,
+		    messages);
+	else
+		rec_buf_printf(&body, ",\"temperature\":0,\"response_format\":"
+		    "{\"type\":\"json_object\"},\"messages\":%s}", messages);
 	if (post_parse("/chat/completions", &body, &url, &pack, &zone,
 	    &o, err) < 0)
 		goto out;
+	parsed = 1;
+	pt = usage_of(&o, "prompt_tokens");
+	ct = usage_of(&o, "completion_tokens");
 	ch = rec_map_get(&o, "choices");
-	msg = ch && ch->type == MSGPACK_OBJECT_ARRAY && ch->via.array.size ?
-	    rec_map_get(&ch->via.array.ptr[0], "message") : NULL;
-	content = msg ? rec_map_get(msg, "content") : NULL;
+	if (ch && ch->type == MSGPACK_OBJECT_ARRAY && ch->via.array.size)
+		m = rec_map_get(&ch->via.array.ptr[0], "message");
+	if (!m || m->type != MSGPACK_OBJECT_MAP || rec_json_write(msg, m,
+	    &jerr) < 0)
+		rec_buf_printf(err, "%s: no choices[0].message in the reply",
+		    url.data);
+	else
+		ret = 0;
+out:
+	if (parsed)
+		msgpack_zone_destroy(&zone);
+	{
+		double ms = (rec_now() - t0) * 1e3;
+		cost.calls++;
+		cost.ms += ms;
+		cost.prompt_tokens += pt;
+		cost.completion_tokens += ct;
+		if (ret < 0)
+			cost.failed++;
+		trace_call(what, ms, pt, ct, ret < 0, err->data);
+	}
+	rec_buf_free(&url);
+	rec_buf_free(&body);
+	rec_buf_free(&pack);
+	rec_buf_free(&jerr);
+	return ret;
+}
+
+int
+rec_llm_chat_as(const char *what, const char *messages, struct rec_buf *out,
+    struct rec_buf *err)
+{
+	struct rec_buf msg = {0}, pk = {0}, jerr = {0};
+	msgpack_zone z;
+	msgpack_object o;
+	const msgpack_object *content;
+	size_t off = 0;
+	int ret = -1;
+
+	rec_buf_reset(out);
+	if (complete(what, messages, NULL, &msg, err) < 0)
+		goto out;
+	rec_json_to_msgpack(msg.data, msg.len, &pk, NULL, &jerr);
+	msgpack_zone_init(&z, 1024);
+	msgpack_unpack(pk.data, pk.len, &off, &z, &o);
+	content = rec_map_get(&o, "content");
 	if (!content || content->type != MSGPACK_OBJECT_STR)
-		rec_buf_printf(err, "%s: no choices[0].message.content in the "
-		    "reply", url.data);
+		rec_buf_printf(err, "%s/chat/completions: no "
+		    "choices[0].message.content in the reply",
+		    getenv("REC_LLM_URL"));
 	else {
 		rec_buf_add(out, content->via.str.ptr, content->via.str.size);
 		ret = 0;
 	}
-	msgpack_zone_destroy(&zone);
+	msgpack_zone_destroy(&z);
 out:
-	rec_buf_free(&url);
-	rec_buf_free(&body);
-	rec_buf_free(&pack);
+	rec_buf_free(&msg);
+	rec_buf_free(&pk);
+	rec_buf_free(&jerr);
 	return ret;
+}
+
+int
+rec_llm_chat(const char *messages, struct rec_buf *out, struct rec_buf *err)
+{
+	return rec_llm_chat_as("chat", messages, out, err);
+}
+
+int
+rec_llm_tools(const char *what, const char *messages, const char *tools,
+    struct rec_buf *msg, struct rec_buf *err)
+{
+	return complete(what, messages, tools, msg, err);
 }
 
 int

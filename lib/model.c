@@ -25,7 +25,7 @@ problem(struct rec_buf *p, const char *fmt, const char *a)
 /* checks and repairs in against the catalog; problems left in prob */
 static void
 validate(struct rec_kb *kb, struct rec_intent *in, struct rec_buf *prob,
-    struct rec_buf *log)
+    struct rec_buf *log, struct rec_buf *notes)
 {
 	struct rec_buf f = {0}, sql = {0};
 	struct rec_strs *cs[2] = { &in->liked_creators, &in->disliked_creators };
@@ -45,8 +45,20 @@ validate(struct rec_kb *kb, struct rec_intent *in, struct rec_buf *prob,
 			if (k == (size_t)-1 && f.len > 3)
 				k = rec_kb_closest(&kb->creator, f.data, 2);
 			if (k == (size_t)-1) {
-				problem(prob, "no creator '%s' in the catalog",
-				    cs[w]->v[i]);
+				/* one name the catalog lacks costs that name,
+				 * not the intent */
+				rec_buf_printf(log, "no creator '%s' in the "
+				    "catalog; left out; ", cs[w]->v[i]);
+				if (notes)
+					rec_buf_printf(notes, "%s%s is not in the "
+					    "catalog, so I left %s out",
+					    notes->len ? "; " : "", cs[w]->v[i],
+					    w ? "that dislike" : "that name");
+				free(cs[w]->v[i]);
+				memmove(cs[w]->v + i, cs[w]->v + i + 1,
+				    (cs[w]->n - i - 1) * sizeof *cs[w]->v);
+				cs[w]->n--;
+				i--;
 				continue;
 			}
 			if (strcmp(cs[w]->v[i], kb->cname[k])) {
@@ -129,90 +141,23 @@ validate(struct rec_kb *kb, struct rec_intent *in, struct rec_buf *prob,
 	rec_buf_free(&sql);
 }
 
-static double
-overlap(const char *a, const char *b)
-{
-	struct rec_buf x = {0}, y = {0};
-	struct rec_hash h = {0};
-	char *tok, *save = NULL;
-	size_t both = 0, n = 0;
-
-	rec_norm(&x, a, strlen(a));
-	rec_norm(&y, b, strlen(b));
-	for (tok = x.data ? strtok_r(x.data, " ", &save) : NULL; tok;
-	    tok = strtok_r(NULL, " ", &save))
-		rec_hash_put(&h, tok, strlen(tok), NULL);
-	n = h.n;
-	for (tok = y.data ? strtok_r(y.data, " ", &save) : NULL; tok;
-	    tok = strtok_r(NULL, " ", &save)) {
-		int added;
-		if (rec_hash_get(&h, tok, strlen(tok)) != (size_t)-1)
-			both++;
-		else
-			rec_hash_put(&h, tok, strlen(tok), &added);
-	}
-	rec_buf_free(&x);
-	rec_buf_free(&y);
-	rec_hash_free(&h);
-	return n ? (double)both / (double)(n + 1) : 0;
-}
-
-/* the three demonstrations most like the message, as chat turns */
+/* the three demonstrations most like the message (BM25 over their
+ * requests, demos.c), as chat turns, the best last */
 static void
 add_demos(struct rec_buf *m, const char *demos, const char *message)
 {
-	FILE *fp = fopen(demos, "r");
-	char *line = NULL, *best[3] = { NULL, NULL, NULL };
-	double bs[3] = { -1, -1, -1 };
-	size_t cap = 0;
-	ssize_t n;
-	int i;
+	char *best[3] = { NULL, NULL, NULL };
+	size_t n = rec_demos_best(demos, message, "intent", 3, best);
+	size_t i;
 
-	if (!fp)
-		rec_die("cannot open demonstrations '%s': %m", demos);
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		struct rec_buf pk = {0}, err = {0};
-		msgpack_zone z;
-		msgpack_object o;
-		const msgpack_object *r;
-		size_t off = 0;
-		double s;
-		if (rec_json_to_msgpack(line, (size_t)n, &pk, NULL, &err))
-			rec_die("%s: bad line: %s", demos, err.data);
-		msgpack_zone_init(&z, 1024);
-		msgpack_unpack(pk.data, pk.len, &off, &z, &o);
-		r = rec_map_get(&o, "request");
-		if (r && r->type == MSGPACK_OBJECT_STR) {
-			char *req = xstrndup(r->via.str.ptr, r->via.str.size);
-			s = overlap(message, req);
-			free(req);
-			for (i = 0; i < 3; i++)
-				if (s > bs[i]) {
-					free(best[2]);
-					memmove(best + i + 1, best + i,
-					    (size_t)(2 - i) * sizeof *best);
-					memmove(bs + i + 1, bs + i,
-					    (size_t)(2 - i) * sizeof *bs);
-					best[i] = xstrdup(line);
-					bs[i] = s;
-					break;
-				}
-		}
-		msgpack_zone_destroy(&z);
-		rec_buf_free(&pk);
-		rec_buf_free(&err);
-	}
-	fclose(fp);
-	free(line);
-	for (i = 2; i >= 0; i--) {
+	for (i = n; i > 0; i--) {
 		struct rec_buf pk = {0}, err = {0}, js = {0};
 		msgpack_zone z;
 		msgpack_object o;
 		const msgpack_object *r, *it;
 		size_t off = 0;
-		if (!best[i])
-			continue;
-		rec_json_to_msgpack(best[i], strlen(best[i]), &pk, NULL, &err);
+		rec_json_to_msgpack(best[i - 1], strlen(best[i - 1]), &pk, NULL,
+		    &err);
 		msgpack_zone_init(&z, 1024);
 		msgpack_unpack(pk.data, pk.len, &off, &z, &o);
 		r = rec_map_get(&o, "request");
@@ -228,7 +173,7 @@ add_demos(struct rec_buf *m, const char *demos, const char *message)
 		rec_buf_free(&pk);
 		rec_buf_free(&err);
 		rec_buf_free(&js);
-		free(best[i]);
+		free(best[i - 1]);
 	}
 }
 
@@ -262,11 +207,12 @@ system_prompt(struct rec_kb *kb, struct rec_buf *s)
 
 int
 rec_intent_model(struct rec_kb *kb, const char *message,
-    const struct rec_intent *prev, const char *demos, struct rec_intent *in,
-    struct rec_buf *log)
+    const struct rec_intent *prev, const struct rec_dialogue *dlg,
+    const char *demos, struct rec_intent *in, struct rec_buf *log,
+    struct rec_buf *notes)
 {
 	struct rec_buf m = {0}, sys = {0}, content = {0}, err = {0},
-	    pk = {0}, prob = {0};
+	    pk = {0}, prob = {0}, past = {0}, nt = {0};
 	int attempt, ok = 0;
 
 	system_prompt(kb, &sys);
@@ -276,7 +222,13 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 	if (demos)
 		add_demos(&m, demos, message);
 	rec_buf_adds(&m, ",{\"role\":\"user\",\"content\":");
-	rec_json_string(&m, message, strlen(message));
+	/* the past first, when there is one: "the second one" is read
+	 * against the list it names */
+	if (rec_dialogue_text(kb, dlg, prev, &past)) {
+		rec_buf_printf(&past, "\nThe request now: %s", message);
+		rec_json_string(&m, past.data, past.len);
+	} else
+		rec_json_string(&m, message, strlen(message));
 	rec_buf_addc(&m, '}');
 	for (attempt = 0; attempt < 3 && !ok; attempt++) {
 		msgpack_zone z;
@@ -284,7 +236,7 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 		size_t off = 0;
 
 		rec_buf_adds(&m, "]");
-		if (rec_llm_chat(m.data, &content, &err) < 0) {
+		if (rec_llm_chat_as("intent", m.data, &content, &err) < 0) {
 			rec_buf_printf(log, "model: %s; ", err.data);
 			break;		/* the server, not the answer */
 		}
@@ -303,7 +255,8 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 				    "object");
 			else {
 				rec_intent_from(in, &o);
-				validate(kb, in, &prob, log);
+				rec_buf_reset(&nt);
+				validate(kb, in, &prob, log, &nt);
 			}
 			msgpack_zone_destroy(&z);
 		}
@@ -325,6 +278,8 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 		rec_buf_addc(&m, '}');
 	}
 	if (ok) {
+		if (notes && nt.len)
+			rec_buf_add(notes, nt.data, nt.len);
 		rec_intent_carry(in, prev);
 		rec_buf_adds(&in->said, message);
 		rec_buf_adds(log, "model: used");
@@ -338,5 +293,7 @@ rec_intent_model(struct rec_kb *kb, const char *message,
 	rec_buf_free(&err);
 	rec_buf_free(&pk);
 	rec_buf_free(&prob);
+	rec_buf_free(&past);
+	rec_buf_free(&nt);
 	return ok ? 0 : -1;
 }

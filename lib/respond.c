@@ -383,7 +383,7 @@ rec_respond_model(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_adds(&m, "},{\"role\":\"user\",\"content\":");
 	rec_json_string(&m, facts.data, facts.len);
 	rec_buf_adds(&m, "}]");
-	if (rec_llm_chat(m.data, &content, &err) < 0) {
+	if (rec_llm_chat_as("respond", m.data, &content, &err) < 0) {
 		rec_buf_printf(log, "model: %s; the template answered", err.data);
 		goto out;
 	}

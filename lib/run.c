@@ -76,29 +76,27 @@ rec_plan_emptied(void)
  * reads each argument as.  The planner writes every option as its own
  * "-X" argument, a value only right after an option that takes one, and
  * operands only after "--"; a value there is never read as an option,
- * whatever it starts with.  (tests/plan.t checks this table against
- * each tool's own.)
+ * whatever it starts with.  The letters come from the tools' own option
+ * tables (opts.c), the ones their getopt_long reads.
  */
-static const struct {
-	const char *tool, *opts;
-} plan_tools[] = {
-	{ "rec-sql", "ad:fk:LMo:s:w:hV" },
-	{ "rec-bm25", "aAb:d:ef:IK:k:Ms:XhV" },
-	{ "rec-cf", "ad:ek:l:m:Ms:u:hV" },
-	{ "rec-dense", "ad:eIk:l:m:Ms:S:t:u:v:hV" },
-	{ "rec-semid", "ac:C:d:D:i:k:l:L:MPr:s:S:ThV" },
-	{ "rec-rank", "F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV" },
-	{ NULL, NULL }
-};
-
 const char *
 rec_plan_tool_opts(const char *tool)
 {
+	static char opts[8][128];
 	size_t t;
 
-	for (t = 0; plan_tools[t].tool; t++)
-		if (!strcmp(plan_tools[t].tool, tool))
-			return plan_tools[t].opts;
+	for (t = 0; t < 8 && rec_tooldefs[t]; t++)
+		if (!strcmp(rec_tooldefs[t]->tool, tool)) {
+			if (!opts[t][0]) {
+				rec_tooldef_getopt(rec_tooldefs[t], opts[t],
+				    sizeof opts[t]);
+				/* without the ':' that asks getopt to
+				 * report a missing value */
+				memmove(opts[t], opts[t] + 1,
+				    strlen(opts[t]));
+			}
+			return opts[t];
+		}
 	return NULL;
 }
 
