@@ -19,7 +19,7 @@ usage(FILE *fp)
 	    "[-N W] [-U FIELD,...]\n"
 	    "                [-D FIELD] [-p N] "
 	    "[-m LAMBDA -S SPACE] [-b EXPR] [-w EXPR] [-k N]\n"
-	    "                [-s NAME]\n"
+	    "                [-s NAME] [-g KEY]\n"
 	    "  -F, --fuse MODE         rrf, sum or max: merge the streams "
 	    "told apart by src\n"
 	    "  -R, --rrf-k K           the k of reciprocal rank fusion "
@@ -46,7 +46,12 @@ usage(FILE *fp)
 	    "  -b, --by EXPR           the score from a jq expression (.score,"
 	    " .item)\n"
 	    "  -w, --where EXPR        keep records for which EXPR is true\n"
-	    "  -k, --limit N           write at most N records\n"
+	    "  -k, --limit N           write at most N records (per group with "
+	    "-g)\n"
+	    "  -g, --group KEY         a grouped stream: rank each group of "
+	    "records that share\n"
+	    "                          KEY on its own; -u @ and -x @ name the "
+	    "group's value\n"
 	    "  -s, --as NAME           the src of the records (default rank)\n"
 	    "  -d, --db CATALOG        the catalog (default $REC_DB)\n"
 	    "  -M, --msgpack           write msgpack instead of JSONL\n"
@@ -101,6 +106,7 @@ main(int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "limit", required_argument, NULL, 'k' },
 		{ "as", required_argument, NULL, 's' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "msgpack", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
@@ -113,7 +119,7 @@ main(int argc, char **argv)
 		.limit = (size_t)-1
 	};
 	const char **wsrc = NULL, *by = NULL, *where = NULL, *src = "rank";
-	const char *dbpath = NULL;
+	const char *dbpath = NULL, *group = NULL;
 	double *w = NULL;
 	size_t n, i;
 	struct rec_cand *c;
@@ -127,7 +133,7 @@ main(int argc, char **argv)
 
 	rec_init(argc, argv);
 	while ((ch = getopt_long(argc, argv,
-	    ":F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV", longopts, NULL)) != -1)
+	    ":F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:g:d:MhV", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'F':
 			if (!strcmp(optarg, "rrf"))
@@ -170,6 +176,11 @@ main(int argc, char **argv)
 		case 'w': where = optarg; break;
 		case 'k': o.limit = rec_arg_count("-k", optarg); break;
 		case 's': src = optarg; break;
+		case 'g':
+			if (!*optarg)
+				rec_usage_die("--group: an empty key");
+			group = optarg;
+			break;
 		case 'd': dbpath = optarg; break;
 		case 'M': mp = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -180,6 +191,10 @@ main(int argc, char **argv)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
 	if (o.mmr >= 0 && !o.space)
 		rec_usage_die("--mmr needs --space");
+	if (!group && ((o.user && !strcmp(o.user, "@")) ||
+	    (o.seen_user && !strcmp(o.seen_user, "@"))))
+		rec_usage_die("-u @ and -x @ name a group's value: give "
+		    "--group KEY");
 	o.fuse.wsrc = wsrc;
 	o.fuse.w = w;
 	if (by && !(o.by = rec_jq_compile(by, &err)))
@@ -205,18 +220,42 @@ main(int argc, char **argv)
 	rk = rec_ranker_new(&o, db);
 
 	rec_reader_init(&r, 0, "stdin");
-	rec_pool_read(&pool, &r);
-	rec_reader_free(&r);
-	n = rec_ranker_rank(rk, &pool, &c);
 	rec_writer_init(&wr, 1, mp);
-	for (i = 0; i < n; i++)
-		rec_write_fused(&wr, &pool, c[i].uid, c[i].r.score, src,
-		    c[i].why);
+	if (group) {
+		/* one list per group, in the order the groups come */
+		struct rec_groups g;
+		const char *user = o.user, *seen = o.seen_user;
+		unsigned long in = 0, out = 0;
+		rec_groups_init(&g, &r, group);
+		while (rec_groups_pool(&g, &pool)) {
+			const char *v = g.value.data;
+			rec_ranker_user(rk, user && !strcmp(user, "@") ? v :
+			    user, seen && !strcmp(seen, "@") ? v : seen);
+			n = rec_ranker_rank(rk, &pool, &c);
+			for (i = 0; i < n; i++) {
+				rec_write_fused(&wr, &pool, c[i].uid,
+				    c[i].r.score, src, c[i].why);
+				free(c[i].why);
+			}
+			free(c);
+			in += pool.n;
+			out += n;
+		}
+		rec_groups_free(&g);
+		rec_trace_count(in, out);
+	} else {
+		rec_pool_read(&pool, &r);
+		n = rec_ranker_rank(rk, &pool, &c);
+		for (i = 0; i < n; i++)
+			rec_write_fused(&wr, &pool, c[i].uid, c[i].r.score, src,
+			    c[i].why);
+		rec_trace_count(pool.n, n);
+		for (i = 0; i < n; i++)
+			free(c[i].why);
+		free(c);
+	}
+	rec_reader_free(&r);
 	rec_writer_close(&wr);
-	rec_trace_count(pool.n, n);
-	for (i = 0; i < n; i++)
-		free(c[i].why);
-	free(c);
 	rec_ranker_free(rk);
 	rec_pool_free(&pool);
 	rec_strs_free(&o.like);

@@ -200,6 +200,11 @@ struct rec_ranker *rec_ranker_new(const struct rec_rank_opts *o,
  * the array).  Dies on a jq error or a user without history. */
 size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
     struct rec_cand **out);
+/* the user of --user and of --exclude-seen from now on (borrowed;
+ * NULL: none), for a grouped stream ranked list by list; a ranker made
+ * without either has no catalog to read them from */
+void rec_ranker_user(struct rec_ranker *r, const char *user,
+    const char *seen_user);
 void rec_ranker_free(struct rec_ranker *r);
 
 /* semid.c: residual vector quantisation, for semantic IDs */
