@@ -722,6 +722,97 @@ removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	return j;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every item's share of the catalog less popular than it (what
+ * "SELECT count(*) FROM items WHERE pop < value" over the count of
+ * items says), from one read of the column: its values sorted, each
+ * one's place found by bisection.  A column holding anything but
+ * numbers that doubles hold exactly is left to the query, item by
+ * item. */
+static void
+popularity_shares(struct rec_ranker *r)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st, *tot;
+	double *v = NULL, *val = NULL;
+	size_t n = 0, nv = 0, cap = 0, i, k;
+	char **ids = NULL;
+	size_t *idlen = NULL;
+	int exact = 1;
+
+	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" < ?",
+	    r->pop_col);
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->popcnt, NULL) ||
+	    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &tot,
+	    NULL) || sqlite3_step(tot) != SQLITE_ROW)
+		rec_sqlite_die(r->db, "popularity");
+	r->nitems = (double)sqlite3_column_int64(tot, 0);
+	sqlite3_finalize(tot);
+	rec_buf_reset(&sql);
+	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items", r->pop_col);
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(r->db, "popularity");
+	while (exact && sqlite3_step(st) == SQLITE_ROW) {
+		int t = sqlite3_column_type(st, 1);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = xrealloc(v, cap * sizeof *v);
+			val = xrealloc(val, cap * sizeof *val);
+			ids = xrealloc(ids, cap * sizeof *ids);
+			idlen = xrealloc(idlen, cap * sizeof *idlen);
+		}
+		ids[n] = xstrndup((const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0));
+		idlen[n] = (size_t)sqlite3_column_bytes(st, 0);
+		if (t == SQLITE_NULL)
+			val[n] = NAN;	/* unknown */
+		else if (t == SQLITE_FLOAT || (t == SQLITE_INTEGER &&
+		    sqlite3_column_int64(st, 1) < (1LL << 53) &&
+		    sqlite3_column_int64(st, 1) > -(1LL << 53))) {
+			/* as field_of's text, read back by atof */
+			val[n] = atof((const char *)
+			    sqlite3_column_text(st, 1));
+			v[nv++] = sqlite3_column_double(st, 1);
+		} else
+			exact = 0;
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (exact) {
+		qsort(v, nv, sizeof *v, cmp_double);
+		for (i = 0; i < n; i++) {
+			double pct = 0.5;
+			if (!isnan(val[i]) && r->nitems > 0) {
+				size_t lo = 0, hi = nv;	/* first >= val */
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (v[mid] < val[i])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				pct = (double)(sqlite3_int64)lo / r->nitems;
+			}
+			k = rec_hash_put(&r->pct, ids[i], idlen[i], NULL);
+			((double *)r->pct.val)[k] = pct;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	free(idlen);
+	free(v);
+	free(val);
+	rec_buf_free(&sql);
+}
+
 /* --novelty: (1 - novelty) of the boosted score (back to 0..1) plus
  * novelty times the share of items more popular than this one */
 static void
@@ -731,19 +822,8 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 	double nov = r->o.novelty;
 	size_t i;
 
-	if (r->nitems < 0) {
-		struct rec_buf sql = {0};
-		sqlite3_stmt *tot;
-		rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" "
-		    "< ?", r->pop_col);
-		if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->popcnt, NULL) ||
-		    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1,
-		    &tot, NULL) || sqlite3_step(tot) != SQLITE_ROW)
-			rec_sqlite_die(r->db, "popularity");
-		r->nitems = (double)sqlite3_column_int64(tot, 0);
-		sqlite3_finalize(tot);
-		rec_buf_free(&sql);
-	}
+	if (r->nitems < 0)
+		popularity_shares(r);
 	for (i = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
 		size_t len = p->ids.keylen[c[i].uid], k;
