@@ -84,10 +84,10 @@ static const struct {
 } plan_tools[] = {
 	{ "rec-sql", "ad:fk:LMo:s:w:hV" },
 	{ "rec-bm25", "aAb:d:ef:IK:k:Ms:XhV" },
-	{ "rec-cf", "ad:ek:l:m:Ms:u:hV" },
+	{ "rec-cf", "aB:d:eg:k:l:m:Ms:u:U:hV" },
 	{ "rec-dense", "ad:eIk:l:m:Ms:S:t:u:v:hV" },
 	{ "rec-semid", "ac:C:d:D:i:k:l:L:MPr:s:S:ThV" },
-	{ "rec-rank", "F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:d:MhV" },
+	{ "rec-rank", "F:R:W:u:P:x:l:L:n:N:U:D:p:m:S:b:w:k:s:g:d:MhV" },
 	{ NULL, NULL }
 };
 

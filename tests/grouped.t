@@ -135,6 +135,11 @@ test_ok 'rec-batch -g --resume: the command gets only the users left' \
 	'test ! -e h.db && : > "$LOG" && rec-batch -q -r -g user -o h.db ./half &&
 	 test "$(wc -l < "$LOG")" = 149 && test "$(sqlite3 h.db "select count(*) from results")" = 150'
 
+test_fail 'rec-batch with no command and no itemknn model: a usage error' 2 \
+	'^rec-batch: give the command to run for each user \(the catalog has no itemknn model' \
+	'rec-import -d nm.db items -i id items.csv 2> /dev/null &&
+	 rec-import -d nm.db interactions -u user -i item plays.csv 2> /dev/null && rec-batch -d nm.db -o z.db'
+
 # MOVIES: 120 users of the real catalog
 if [ -n "${REC_DATA_DIR:-}" ] && [ -d "$REC_DATA_DIR/movielens-latest-small" ]; then
 	"$TOP/examples/movies/build" movies.db > /dev/null 2>&1 || exit 1
