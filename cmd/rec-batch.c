@@ -21,12 +21,22 @@ usage(FILE *fp)
 	    "usage: rec-batch [-qr] [-d CATALOG] [-U USERS] [-o RESULTS] "
 	    "[-j N] [-k N]\n"
 	    "                 [-I STR] [-f N] [-R RUN] [--] COMMAND [ARG...]\n"
+	    "       rec-batch [-qr] [-d CATALOG] [-U USERS] [-o RESULTS] "
+	    "[-k N] [-R RUN]\n"
+	    "                 -g KEY [[--] COMMAND [ARG...]]\n"
+	    "       rec-batch [-qr] [-d CATALOG] [-U USERS] [-o RESULTS] "
+	    "[-k N] [-R RUN]\n"
 	    "       rec-batch [-q] -o RESULTS [-U USERS] [-R RUN] -m FILE...\n"
 	    "       rec-batch [-d CATALOG] -l\n"
 	    "  -d, --db CATALOG     every user with interactions in it "
 	    "(default $REC_DB)\n"
 	    "  -f, --max-failures N publish a run despite up to N failed "
 	    "users (default 0)\n"
+	    "  -g, --group KEY      COMMAND runs once, the users on its "
+	    "standard input, and\n"
+	    "                       writes a list per user grouped by KEY "
+	    "(no COMMAND: read\n"
+	    "                       that stream on standard input)\n"
 	    "  -I, --replace STR    put the user where STR is in the "
 	    "arguments (default:\n"
 	    "                       the user is the last argument)\n"
@@ -47,7 +57,7 @@ usage(FILE *fp)
 	    "  -V, --version        print the version\n");
 }
 
-static const char *runname, *results, *users_file, *dbpath;
+static const char *runname, *results, *users_file, *dbpath, *group;
 static char *partial;
 static size_t limit = (size_t)-1, maxfail;
 static int quiet, progress;
@@ -607,12 +617,323 @@ merge_file(const char *path, sqlite3_stmt *ins, sqlite3_stmt *user)
 		close(fd);
 }
 
+/* ---- a grouped stream: one run of the command for every user ---- */
+
+/* the for-user pipeline beside this program: $REC_PIPELINES, else where
+ * make install puts it, else the source tree's (build/bin, build/san/bin);
+ * caller frees, NULL when none is there */
+static char *
+find_for_user(void)
+{
+	static const char *const rel[] = { "../share/rec/pipelines",
+	    "../../pipelines", "../../../pipelines", NULL };
+	const char *env = getenv("REC_PIPELINES");
+	char exe[4096], *slash;
+	struct rec_buf p = {0};
+	ssize_t n;
+	size_t i;
+
+	if (env && *env) {
+		rec_buf_printf(&p, "%s/for-user", env);
+		if (access(p.data, X_OK) == 0)
+			return p.data;
+		rec_buf_free(&p);
+		return NULL;
+	}
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+		return NULL;
+	exe[n] = 0;
+	if (!(slash = strrchr(exe, '/')))
+		return NULL;
+	*slash = 0;
+	for (i = 0; rel[i]; i++) {
+		rec_buf_reset(&p);
+		rec_buf_printf(&p, "%s/%s/for-user", exe, rel[i]);
+		if (access(p.data, X_OK) == 0)
+			return p.data;
+	}
+	rec_buf_free(&p);
+	return NULL;
+}
+
+/* whether the catalog has a trained itemknn model (the grouped
+ * for-user's) */
+static int
+has_itemknn(void)
+{
+	sqlite3 *db = rec_catalog_open(dbpath);
+	sqlite3_stmt *st;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM models WHERE name = "
+	    "'itemknn'", -1, &st, NULL) == SQLITE_OK) {
+		yes = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return yes;
+}
+
+static void
+write_user_line(const char *u, size_t n, void *ctx)
+{
+	struct rec_buf *b = ctx;
+
+	rec_buf_add(b, u, n);
+	rec_buf_addc(b, '\n');
+}
+
+/* the users to do, one per line, in a temporary file the command reads
+ * as its standard input; its descriptor (the file is gone already) */
+static int
+users_to_do(void)
+{
+	struct rec_buf b = {0};
+	char path[4096];
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	if (stage) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(stage, "SELECT user FROM users WHERE "
+		    "status = 0 ORDER BY pos", -1, &st, NULL))
+			rec_sqlite_die(stage, partial);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			write_user_line((const char *)sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0), &b);
+		sqlite3_finalize(st);
+	} else
+		each_user(write_user_line, &b);
+	snprintf(path, sizeof path, "%s/rec-batch.XXXXXX", tmp && *tmp ? tmp :
+	    "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
+		rec_die("cannot make a temporary file in '%s': %m", tmp && *tmp ?
+		    tmp : "/tmp");
+	unlink(path);
+	if ((b.len && write(fd, b.data, b.len) != (ssize_t)b.len) ||
+	    lseek(fd, 0, SEEK_SET) < 0)
+		rec_die("cannot write the users to '%s': %m", path);
+	rec_buf_free(&b);
+	return fd;
+}
+
+/* the user whose list is being read */
+struct grouped {
+	struct rec_groups g;
+	struct rec_reader r;
+	char *user;		/* NULL: none yet */
+	size_t rank;
+	sqlite3_stmt *mark;
+	size_t since_commit;
+	double last_commit, last_show;
+	int resume;
+};
+
+/* the list of gr->user is whole: the user is done */
+static void
+group_done(struct grouped *gr)
+{
+	if (!gr->user)
+		return;
+	if (stage) {
+		sqlite3_reset(gr->mark);
+		sqlite3_bind_text(gr->mark, 1, gr->user, -1, SQLITE_STATIC);
+		if (sqlite3_step(gr->mark) != SQLITE_DONE)
+			rec_sqlite_die(stage, partial);
+		if (++gr->since_commit >= 5000 || rec_now() - gr->last_commit >
+		    2) {
+			rec_sql_exec(stage, "COMMIT; BEGIN", partial);
+			gr->since_commit = 0;
+			gr->last_commit = rec_now();
+		}
+	}
+	ndone++;
+	free(gr->user);
+	gr->user = NULL;
+	if (progress && rec_now() - gr->last_show > 0.2) {
+		show_progress(0);
+		gr->last_show = rec_now();
+	}
+}
+
+/* a group begins: its user must be one of the run's, with no list yet */
+static int
+group_begins(struct grouped *gr, sqlite3_stmt *status, const char *u,
+    size_t n)
+{
+	int st = -1;
+
+	if (stage) {
+		sqlite3_reset(status);
+		sqlite3_bind_text(status, 1, u, (int)n, SQLITE_STATIC);
+		if (sqlite3_step(status) == SQLITE_ROW)
+			st = sqlite3_column_int(status, 0);
+		sqlite3_reset(status);
+		if (st == 1 && gr->resume)
+			return 0;	/* done before: its list stays */
+		if (st != 0) {
+			struct rec_reader *r = &gr->r;
+			if (r->format == REC_FMT_MSGPACK)
+				rec_die("%s: byte %llu: user '%.*s' is not one of "
+				    "the run's users", r->name, r->off, (int)n, u);
+			rec_die("%s:%lu: user '%.*s' is not one of the run's "
+			    "users", r->name, r->line, (int)n, u);
+		}
+	}
+	gr->user = xstrndup(u, n);
+	gr->rank = 0;
+	return 1;
+}
+
+/* Reads a grouped stream from fd into the run: a user's rows as they
+ * come, the user done when the next group begins or the stream ends.
+ * With pid, the command that writes it: it must end with 0 for the last
+ * group to count. */
+static void
+read_grouped(int fd, const char *name, pid_t pid, int resume)
+{
+	struct grouped gr;
+	struct row_ctx rows = {0};
+	struct rec_record rec;
+	sqlite3_stmt *status = NULL;
+	char t[32];
+	int keep = 0, st, ws;
+
+	memset(&gr, 0, sizeof gr);
+	gr.resume = resume;
+	gr.last_commit = rec_now();
+	rec_reader_init(&gr.r, fd, name);
+	rec_groups_init(&gr.g, &gr.r, group);
+	if (stage && (sqlite3_prepare_v2(stage, "INSERT OR REPLACE INTO rows "
+	    "VALUES(?, ?, ?, ?, ?)", -1, &rows.ins, NULL) ||
+	    sqlite3_prepare_v2(stage, "UPDATE users SET status = 1 WHERE user "
+	    "= ?", -1, &gr.mark, NULL) || sqlite3_prepare_v2(stage, "SELECT "
+	    "status FROM users WHERE user = ?", -1, &status, NULL)))
+		rec_sqlite_die(stage, partial);
+	utc(t, sizeof t);
+	rows.time = t;
+	while (!stopped && (st = rec_read(&gr.r, &rec)) > 0) {
+		if (rec_groups_check(&gr.g, &rec)) {
+			group_done(&gr);
+			keep = group_begins(&gr, status, gr.g.cur.data,
+			    gr.g.cur.len);
+		}
+		if (!keep || gr.rank >= limit)
+			continue;
+		rows.user = gr.user;
+		emit(&rows, ++gr.rank, rec.id, rec.idlen, &rec);
+		nitems++;
+	}
+	if (stopped) {
+		if (pid > 0) {
+			kill(pid, SIGTERM);
+			rec_child_wait(pid);
+		}
+		if (stage) {
+			rec_sql_exec(stage, "COMMIT", partial);
+			sqlite3_close(stage);
+		}
+		show_progress(1);
+		rec_die("interrupted after %zu of %zu users%s", ndone, nusers,
+		    stage ? " (--resume continues the run)" : "");
+	}
+	if (st < 0) {
+		if (pid > 0) {
+			kill(pid, SIGTERM);
+			rec_child_wait(pid);
+		}
+		if (stage) {
+			rec_sql_exec(stage, "COMMIT", partial);
+			sqlite3_close(stage);
+		}
+		rec_die("%s", gr.r.err.data);
+	}
+	if (pid > 0 && !rec_proc_ok(ws = rec_child_wait(pid))) {
+		struct rec_buf how = {0};
+		rec_proc_describe(&how, ws);
+		free(gr.user);	/* its list may be cut short */
+		if (stage) {
+			rec_sql_exec(stage, "COMMIT", partial);
+			sqlite3_close(stage);
+		}
+		show_progress(1);
+		rec_die("the command %s after %zu of %zu users%s", how.data,
+		    ndone, nusers, stage ? " (--resume continues the run)" :
+		    "");
+	}
+	group_done(&gr);
+	if (stage) {
+		/* a user with no group has an empty list */
+		rec_sql_exec(stage, "UPDATE users SET status = 1 WHERE status = "
+		    "0", partial);
+		ndone = count("SELECT count(*) FROM users WHERE status = 1");
+		sqlite3_finalize(rows.ins);
+		sqlite3_finalize(gr.mark);
+		sqlite3_finalize(status);
+	}
+	rec_groups_free(&gr.g);
+	rec_reader_free(&gr.r);
+	rec_buf_free(&rows.line);
+}
+
+/* the run of a grouped command (or of the stream on standard input) */
+static void
+run_grouped(char **argv, size_t argc, const char *command, int resume)
+{
+	pid_t pid = -1;
+	int fd = 0;
+	char *name = NULL;
+
+	if (results) {
+		open_stage(command, resume);
+		nusers = count("SELECT count(*) FROM users");
+		ndone = count("SELECT count(*) FROM users WHERE status = 1");
+		rec_sql_exec(stage, "BEGIN", partial);
+		rec_sql_exec(stage, "DELETE FROM rows WHERE user IN (SELECT user "
+		    "FROM users WHERE status = 0)", partial);
+		ndone = 0;
+	} else {
+		char started[32];
+		utc(started, sizeof started);
+		if (!runname)
+			runname = xstrdup(started);
+	}
+	if (argc) {
+		struct rec_child c = {0};
+		int p[2], in = users_to_do();
+		char **av = xcalloc(argc + 1, sizeof *av);
+		memcpy(av, argv, argc * sizeof *av);
+		if (pipe2(p, O_CLOEXEC) < 0)
+			rec_die("pipe: %m");
+		c.argv = av;
+		c.in = in;
+		c.out = p[1];
+		pid = rec_child_start(&c);
+		close(p[1]);
+		close(in);
+		free(av);
+		fd = p[0];
+		name = xstrdup("the command's output");
+	} else
+		name = xstrdup("stdin");
+	read_grouped(fd, name, pid, resume);
+	if (fd > 0)
+		close(fd);
+	free(name);
+	if (results) {
+		rec_sql_exec(stage, "COMMIT", partial);
+		publish();
+	}
+	show_progress(1);
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "max-failures", required_argument, NULL, 'f' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "replace", required_argument, NULL, 'I' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "limit", required_argument, NULL, 'k' },
@@ -628,6 +949,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *place = NULL;
+	char *def_argv[7], def_k[32], opt_g[] = "-G", opt_d[] = "-d",
+	    opt_k[] = "-k";
 	size_t njobs = 1, i;
 	int c, list = 0, merge = 0, resume = 0;
 	struct rec_jobs jobs;
@@ -637,11 +960,16 @@ main(int argc, char **argv)
 	struct sigaction sa;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "+:d:f:I:j:k:lmo:qR:rU:hV",
+	while ((c = getopt_long(argc, argv, "+:d:f:g:I:j:k:lmo:qR:rU:hV",
 	    longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
 		case 'f': maxfail = rec_arg_count("--max-failures", optarg);
+			break;
+		case 'g':
+			if (!*optarg)
+				rec_usage_die("--group: an empty key");
+			group = optarg;
 			break;
 		case 'I': place = optarg; break;
 		case 'j': njobs = rec_arg_count("-j", optarg); break;
@@ -673,8 +1001,34 @@ main(int argc, char **argv)
 		rec_usage_die("--merge needs -o RESULTS");
 	if (resume && !results)
 		rec_usage_die("--resume needs -o RESULTS");
-	if (!merge && optind == argc)
-		rec_usage_die("give the command to run for each user");
+	if (!merge && !group && optind == argc) {
+		/* the default: the grouped for-user pipeline */
+		char *fu;
+		if (!has_itemknn())
+			rec_usage_die("give the command to run for each user (the "
+			    "catalog has no itemknn model for the default, "
+			    "for-user)");
+		if (!(fu = find_for_user()))
+			rec_usage_die("give the command to run for each user (no "
+			    "for-user pipeline found: set REC_PIPELINES)");
+		def_argv[0] = fu;
+		def_argv[1] = opt_g;
+		def_argv[2] = opt_d;
+		def_argv[3] = (char *)rec_catalog_path(dbpath);
+		def_argv[4] = opt_k;
+		snprintf(def_k, sizeof def_k, "%zu", limit == (size_t)-1 ? 10 :
+		    limit);
+		def_argv[5] = def_k;
+		def_argv[6] = NULL;
+		group = "user";
+		argv = def_argv;
+		argc = 6;
+		optind = 0;
+	}
+	if (group && merge)
+		rec_usage_die("--group and --merge together");
+	if (group && (place || njobs != 1))
+		rec_usage_die("--group runs the command once: no -I or -j");
 	if (merge && resume)
 		rec_usage_die("--merge and --resume together");
 	if (results) {
@@ -731,6 +1085,11 @@ main(int argc, char **argv)
 	for (i = (size_t)optind; i < (size_t)argc; i++) {
 		rec_buf_adds(&cmd, i > (size_t)optind ? " " : "");
 		rec_buf_adds(&cmd, argv[i]);
+	}
+	if (group) {
+		run_grouped(argv + optind, (size_t)(argc - optind), optind <
+		    argc ? cmd.data : "(grouped stream)", resume);
+		goto summary;
 	}
 	rec_jobs_init(&jobs, njobs, 64 << 20);
 	jobs.stop = &stopped;

@@ -14,13 +14,16 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: rec-cat [-cMt] [-d CATALOG] [-f FIELD,...] [-k N] "
+	    "usage: rec-cat [-cMt] [-d CATALOG] [-f FIELD,...] [-g KEY] [-k N] "
 	    "[FILE ...]\n"
 	    "  -c, --check          validate the stream, print a summary\n"
 	    "  -d, --db CATALOG     catalog for --fields (default $REC_DB)\n"
 	    "  -f, --fields LIST    add these catalog fields under \"item\""
 	    " (all: every one)\n"
-	    "  -k, --limit N        pass at most N records\n"
+	    "  -g, --group KEY      a grouped stream: check its groups, -k per "
+	    "group\n"
+	    "  -k, --limit N        pass at most N records (per group with "
+	    "-g)\n"
 	    "  -M, --msgpack        write msgpack instead of JSONL\n"
 	    "  -t, --table          print a table for people\n"
 	    "  -h, --help           print this help\n"
@@ -301,6 +304,7 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "limit", required_argument, NULL, 'k' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "msgpack", no_argument, NULL, 'M' },
 		{ "table", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -312,17 +316,24 @@ main(int argc, char **argv)
 	struct rec_record rec;
 	struct rec_buf out = {0}, tmp[2] = {{0}};
 	const char *dbpath = NULL, *flist = NULL;
-	unsigned long in = 0, limit = (unsigned long)-1;
+	unsigned long in = 0, limit = (unsigned long)-1, ingroup = 0;
+	const char *group = NULL;
+	struct rec_groups g;
 	int c, check = 0, mp = 0, table = 0, i, nfiles;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, ":cd:f:k:MthV", longopts,
+	while ((c = getopt_long(argc, argv, ":cd:f:g:k:MthV", longopts,
 	    NULL)) != -1)
 		switch (c) {
 		case 'c': check = 1; break;
 		case 'd': dbpath = optarg; break;
 		case 'f': flist = optarg; break;
 		case 'k': limit = rec_arg_count("-k", optarg); break;
+		case 'g':
+			if (!*optarg)
+				rec_usage_die("--group: an empty key");
+			group = optarg;
+			break;
 		case 'M': mp = 1; break;
 		case 't': table = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -347,7 +358,16 @@ main(int argc, char **argv)
 				rec_die("cannot open '%s': %m", name);
 		}
 		rec_reader_init(&r, fd, fd ? name : "stdin");
-		while (in < limit && rec_next(&r, &rec)) {
+		if (group && i == 0)
+			rec_groups_init(&g, &r, group);
+		while ((group || in < limit) && rec_next(&r, &rec)) {
+			if (group) {
+				if (rec_groups_check(&g, &rec))
+					ingroup = 0;
+				if (ingroup >= limit)
+					continue;
+				ingroup++;
+			}
 			in++;
 			if (check)
 				continue;
@@ -373,7 +393,11 @@ main(int argc, char **argv)
 			else
 				rec_write(&w, &rec);
 		}
-		if (check)
+		if (check && group)
+			printf("%s: %lu records in %lu groups (%s)\n", r.name,
+			    r.nrec, g.ngroups, r.format == REC_FMT_MSGPACK ?
+			    "msgpack" : r.nrec ? "jsonl" : "empty");
+		else if (check)
 			printf("%s: %lu records (%s)\n", r.name, r.nrec,
 			    r.format == REC_FMT_MSGPACK ? "msgpack" :
 			    r.nrec ? "jsonl" : "empty");
@@ -381,6 +405,8 @@ main(int argc, char **argv)
 		if (fd)
 			close(fd);
 	}
+	if (group)
+		rec_groups_free(&g);
 	if (misses)
 		rec_warn("%lu ids not in the catalog: written without "
 		    "\"item\"", misses);

@@ -9,6 +9,7 @@
 
 #include "stream.h"
 #include "catalog.h"
+#include "retrieve.h"
 #include "opts.h"
 
 static void
@@ -107,6 +108,228 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 	return ok;
 }
 
+/* ---- --users: many users in one process ---- */
+
+struct many {
+	const char *model, *kind, *src, *key;
+	size_t limit, block;
+	struct rec_cf_model m;
+	struct rec_cf_scorer *sc;
+	struct rec_writer *w;
+	struct rec_hash titles;		/* item id -> title (char *) */
+	/* the block being gathered */
+	char **user;
+	struct rec_hash *seeds;
+	float *vec;			/* factors: block x dim */
+	size_t n;
+	unsigned long nout, nusers, nskipped;
+	struct rec_cf_hit *hits;	/* block x limit */
+	struct rec_buf why, rec;
+};
+
+/* the title of an item for its reason, or its id, read once; borrowed */
+static const char *
+cached_title(struct many *x, const char *id, size_t len)
+{
+	size_t k;
+	int added;
+
+	k = rec_hash_put(&x->titles, id, len, &added);
+	if (added) {
+		char *t = rec_catalog_field(cat, cat->title, id, len);
+		((char **)x->titles.val)[k] = t ? t : xstrndup(id, len);
+	}
+	return ((char **)x->titles.val)[k];
+}
+
+/* writes one user's list as a group */
+static void
+write_group(struct many *x, const char *user, const struct rec_hash *seeds,
+    const struct rec_cf_hit *h, size_t n)
+{
+	msgpack_object_kv kv;
+	msgpack_object orig;
+	msgpack_packer pk;
+	size_t i;
+
+	/* the group key is the one key the records carry besides rec-cf's */
+	kv.key.type = MSGPACK_OBJECT_STR;
+	kv.key.via.str.ptr = x->key;
+	kv.key.via.str.size = (uint32_t)strlen(x->key);
+	kv.val.type = MSGPACK_OBJECT_STR;
+	kv.val.via.str.ptr = user;
+	kv.val.via.str.size = (uint32_t)strlen(user);
+	orig.type = MSGPACK_OBJECT_MAP;
+	orig.via.map.size = 1;
+	orig.via.map.ptr = &kv;
+	msgpack_packer_init(&pk, &x->rec, rec_buf_msgpack_write);
+	for (i = 0; i < n; i++) {
+		const char *id = x->m.ids.key[h[i].item];
+		size_t len = x->m.ids.keylen[h[i].item];
+		rec_buf_reset(&x->why);
+		if (!x->m.dim) {
+			const char *t = cached_title(x, seeds->key[h[i].seed],
+			    seeds->keylen[h[i].seed]);
+			rec_buf_printf(&x->why, "cf: you have '%s', often with "
+			    "it", t);
+		} else
+			rec_buf_printf(&x->why, "cf: fits your history (%s)",
+			    x->model);
+		rec_buf_reset(&x->rec);
+		rec_pack_scored(&pk, &orig, id, len, h[i].score, x->src,
+		    x->why.data);
+		rec_write_msgpack(x->w, x->rec.data, x->rec.len);
+	}
+	x->nout += n;
+}
+
+/* scores the users gathered and writes their lists, in their order */
+static void
+flush_block(struct many *x)
+{
+	size_t u;
+
+	if (!x->m.dim) {
+		for (u = 0; u < x->n; u++) {
+			size_t n = rec_cf_score_items(x->sc, &x->seeds[u],
+			    x->hits);
+			write_group(x, x->user[u], &x->seeds[u], x->hits, n);
+		}
+	} else {
+		const float **q = xcalloc(x->n + 1, sizeof *q);
+		const struct rec_hash **sd = xcalloc(x->n + 1, sizeof *sd);
+		struct rec_cf_hit **out = xcalloc(x->n + 1, sizeof *out);
+		size_t *nout = xcalloc(x->n + 1, sizeof *nout);
+		for (u = 0; u < x->n; u++) {
+			q[u] = x->vec + u * x->m.dim;
+			sd[u] = &x->seeds[u];
+			out[u] = x->hits + u * x->limit;
+		}
+		rec_cf_score_factors(x->sc, q, sd, x->n, out, nout);
+		for (u = 0; u < x->n; u++)
+			write_group(x, x->user[u], &x->seeds[u], out[u],
+			    nout[u]);
+		free(q);
+		free(sd);
+		free(out);
+		free(nout);
+	}
+	for (u = 0; u < x->n; u++) {
+		free(x->user[u]);
+		rec_hash_free(&x->seeds[u]);
+	}
+	x->n = 0;
+}
+
+/* adds a user to the block; one without history (or factors) has no
+ * list, and says so unless --lenient */
+static void
+add_user(struct many *x, const char *user, size_t len)
+{
+	char *u = xstrndup(user, len);
+	struct rec_hash *sd = &x->seeds[x->n];
+
+	x->nusers++;
+	user_items(u, sd);
+	if (!sd->n) {
+		if (!lenient)
+			rec_warn("user '%s' has no history: no list", u);
+		x->nskipped++;
+		free(u);
+		return;
+	}
+	if (x->m.dim && !load_vec("user_vectors", u, x->model,
+	    x->vec + x->n * x->m.dim, (int)x->m.dim)) {
+		if (!lenient)
+			rec_warn("user '%s' has no factors (retrain the "
+			    "model): no list", u);
+		x->nskipped++;
+		rec_hash_free(sd);
+		free(u);
+		return;
+	}
+	x->user[x->n++] = u;
+	if (x->n == x->block)
+		flush_block(x);
+}
+
+static void
+score_users(const char *users, const char *model, const char *kind,
+    const char *src, const char *key, size_t limit, size_t block, int mp)
+{
+	struct many x;
+	struct rec_writer w;
+	size_t i;
+
+	memset(&x, 0, sizeof x);
+	x.model = model;
+	x.kind = kind;
+	x.src = src;
+	x.key = key;
+	x.limit = limit;
+	x.block = block;
+	x.titles.vsize = sizeof(char *);
+	rec_cf_model_load(&x.m, cat, model, kind);
+	x.sc = rec_cf_scorer_new(&x.m, limit, block);
+	x.user = xcalloc(block, sizeof *x.user);
+	x.seeds = xcalloc(block, sizeof *x.seeds);
+	x.vec = xcalloc(block * x.m.dim + 1, sizeof *x.vec);
+	x.hits = xcalloc(block * (limit ? limit : 1), sizeof *x.hits);
+	rec_writer_init(&w, 1, mp);
+	x.w = &w;
+	if (!strcmp(users, "all")) {
+		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT DISTINCT "
+		    "user FROM interactions ORDER BY user", "listing the users");
+		while (rec_catalog_step(cat, st, "listing the users"))
+			add_user(&x, (const char *)sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0));
+		sqlite3_reset(st);
+	} else {
+		FILE *fp = strcmp(users, "-") ? fopen(users, "r") : stdin;
+		const char *name = strcmp(users, "-") ? users : "stdin";
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		unsigned long lineno = 0;
+
+		if (!fp)
+			rec_die("cannot open '%s': %m", users);
+		while ((n = getline(&line, &cap, fp)) > 0) {
+			lineno++;
+			if (line[n - 1] == '\n')
+				line[--n] = 0;
+			if (n && line[n - 1] == '\r')
+				line[--n] = 0;
+			if (!n)
+				continue;
+			if (strlen(line) != (size_t)n ||
+			    rec_utf8_valid(line, (size_t)n) != (size_t)n)
+				rec_die("%s:%lu: not a user id (a NUL byte or "
+				    "invalid UTF-8)", name, lineno);
+			add_user(&x, line, (size_t)n);
+		}
+		if (ferror(fp))
+			rec_die("%s: read error: %m", name);
+		free(line);
+		if (fp != stdin)
+			fclose(fp);
+	}
+	flush_block(&x);
+	rec_writer_close(&w);
+	rec_trace_count(x.nusers, x.nout);
+	for (i = 0; i < x.titles.n; i++)
+		free(((char **)x.titles.val)[i]);
+	rec_hash_free(&x.titles);
+	rec_cf_scorer_free(x.sc);
+	rec_cf_model_free(&x.m);
+	free(x.user);
+	free(x.seeds);
+	free(x.vec);
+	free(x.hits);
+	rec_buf_free(&x.why);
+	rec_buf_free(&x.rec);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -114,7 +337,9 @@ main(int argc, char **argv)
 	const struct option *longopts = rec_tooldef_getopt(&rec_tool_cf,
 	    shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
-	const char *like = NULL, *user = NULL;
+	const char *like = NULL, *user = NULL, *users = NULL;
+	const char *group = "user";
+	size_t block = 256;
 	char *kind;
 	size_t limit = 100, i, n = 0;
 	struct rec_hash seeds = {0}, allow = {0};
@@ -131,25 +356,43 @@ main(int argc, char **argv)
 	    NULL)) != -1)
 		switch (c) {
 		case 'a': all = 1; break;
+		case 'B':
+			block = (size_t)rec_arg_number("--block", optarg, 1,
+			    65536);
+			break;
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
+		case 'g': group = optarg; break;
 		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'l': like = optarg; break;
 		case 'm': model = optarg; break;
 		case 'M': mp = 1; break;
 		case 's': src = optarg; break;
 		case 'u': user = optarg; break;
+		case 'U': users = optarg; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
 		default: rec_bad_option(argv, c);
 		}
 	if (optind < argc)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
-	if (!like == !user)
-		rec_usage_die("give --like or --user (one of them)");
+	if ((like != NULL) + (user != NULL) + (users != NULL) != 1)
+		rec_usage_die("give --like, --user or --users (one of them)");
+	if (users && (!*group || !strcmp(group, "id") ||
+	    !strcmp(group, "score") || !strcmp(group, "src") ||
+	    !strcmp(group, "scores") || !strcmp(group, "why")))
+		rec_usage_die("--group: '%s' cannot be a group key", group);
+	if (users && all)
+		rec_usage_die("--users scores the whole catalog: no --all");
 	cat = rec_catalog_load(dbpath);
 	db = cat->db;
 	kind = model_kind(model);
+	if (users) {
+		score_users(users, model, kind, src, group, limit, block, mp);
+		free(kind);
+		rec_catalog_close(cat);
+		rec_exit(0);
+	}
 	if (like) {
 		char *copy = xstrdup(like), *tok, *save = NULL;
 		for (tok = strtok_r(copy, ",", &save); tok;

@@ -52,7 +52,7 @@ main(int argc, char **argv)
 		.limit = (size_t)-1
 	};
 	const char **wsrc = NULL, *by = NULL, *where = NULL, *src = "rank";
-	const char *dbpath = NULL;
+	const char *dbpath = NULL, *group = NULL;
 	double *w = NULL;
 	size_t n, i;
 	struct rec_cand *c;
@@ -109,6 +109,11 @@ main(int argc, char **argv)
 		case 'w': where = optarg; break;
 		case 'k': o.limit = rec_arg_count("-k", optarg); break;
 		case 's': src = optarg; break;
+		case 'g':
+			if (!*optarg)
+				rec_usage_die("--group: an empty key");
+			group = optarg;
+			break;
 		case 'd': dbpath = optarg; break;
 		case 'M': mp = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -119,6 +124,10 @@ main(int argc, char **argv)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
 	if (o.mmr >= 0 && !o.space)
 		rec_usage_die("--mmr needs --space");
+	if (!group && ((o.user && !strcmp(o.user, "@")) ||
+	    (o.seen_user && !strcmp(o.seen_user, "@"))))
+		rec_usage_die("-u @ and -x @ name a group's value: give "
+		    "--group KEY");
 	o.fuse.wsrc = wsrc;
 	o.fuse.w = w;
 	if (by && !(o.by = rec_jq_compile(by, &err)))
@@ -144,18 +153,42 @@ main(int argc, char **argv)
 	rk = rec_ranker_new(&o, db);
 
 	rec_reader_init(&r, 0, "stdin");
-	rec_pool_read(&pool, &r);
-	rec_reader_free(&r);
-	n = rec_ranker_rank(rk, &pool, &c);
 	rec_writer_init(&wr, 1, mp);
-	for (i = 0; i < n; i++)
-		rec_write_fused(&wr, &pool, c[i].uid, c[i].r.score, src,
-		    c[i].why);
+	if (group) {
+		/* one list per group, in the order the groups come */
+		struct rec_groups g;
+		const char *user = o.user, *seen = o.seen_user;
+		unsigned long in = 0, out = 0;
+		rec_groups_init(&g, &r, group);
+		while (rec_groups_pool(&g, &pool)) {
+			const char *v = g.value.data;
+			rec_ranker_user(rk, user && !strcmp(user, "@") ? v :
+			    user, seen && !strcmp(seen, "@") ? v : seen);
+			n = rec_ranker_rank(rk, &pool, &c);
+			for (i = 0; i < n; i++) {
+				rec_write_fused(&wr, &pool, c[i].uid,
+				    c[i].r.score, src, c[i].why);
+				free(c[i].why);
+			}
+			free(c);
+			in += pool.n;
+			out += n;
+		}
+		rec_groups_free(&g);
+		rec_trace_count(in, out);
+	} else {
+		rec_pool_read(&pool, &r);
+		n = rec_ranker_rank(rk, &pool, &c);
+		for (i = 0; i < n; i++)
+			rec_write_fused(&wr, &pool, c[i].uid, c[i].r.score, src,
+			    c[i].why);
+		rec_trace_count(pool.n, n);
+		for (i = 0; i < n; i++)
+			free(c[i].why);
+		free(c);
+	}
+	rec_reader_free(&r);
 	rec_writer_close(&wr);
-	rec_trace_count(pool.n, n);
-	for (i = 0; i < n; i++)
-		free(c[i].why);
-	free(c);
 	rec_ranker_free(rk);
 	rec_pool_free(&pool);
 	rec_strs_free(&o.like);

@@ -79,10 +79,14 @@ const struct rec_tooldef rec_tool_bm25 = {
 static const struct rec_opt cf_opts[] = {
 	{ 'a', "all", NULL, "score the whole catalog, ignoring standard input",
 	    REC_V_NONE, NULL },
+	{ 'B', "block", "N", "--users: users scored together (default 256)",
+	    REC_V_NONE, NULL },
 	{ 'd', "db", "CATALOG", "the catalog (default $REC_DB)", REC_V_NONE,
 	    NULL },
 	{ 'e', "lenient", NULL, "an unknown seed or user: a warning and no "
 	    "records", REC_V_NONE, NULL },
+	{ 'g', "group", "KEY", "--users: the group key of the records "
+	    "(default user)", REC_V_NONE, NULL },
 	{ 'k', "limit", "N", "write at most N records (default 100)",
 	    REC_V_COUNT, NULL },
 	{ 'l', "like", "ID,...", "items co-consumed with these (which are left "
@@ -95,13 +99,19 @@ static const struct rec_opt cf_opts[] = {
 	    NULL },
 	{ 'u', "user", "USER", "items for a user, leaving out what they have",
 	    REC_V_NONE, NULL },
+	{ 'U', "users", "FILE", "a list for each user in FILE (one per line, - "
+	    "for\nstdin, all for every user with interactions), grouped",
+	    REC_V_NONE, NULL },
 	{ 0, NULL, NULL, NULL, 0, NULL }
 };
 
 const struct rec_tooldef rec_tool_cf = {
 	"rec-cf",
 	"usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
-	"-l ID,... | -u USER\n", 23,
+	"-l ID,... | -u USER\n"
+	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
+	"[-g KEY] [-B N]\n"
+	"              -U FILE|all\n", 23,
 	"Collaborative filtering: items people consumed together with the "
 	"liked items (item ids of the catalog).",
 	NULL, NULL, 1, cf_opts
@@ -223,7 +233,11 @@ static const struct rec_opt rank_opts[] = {
 	    REC_V_NONE, NULL },
 	{ 'w', "where", "EXPR", "keep records for which EXPR is true",
 	    REC_V_NONE, NULL },
-	{ 'k', "limit", "N", "write at most N records", REC_V_COUNT, NULL },
+	{ 'k', "limit", "N", "write at most N records (per group with -g)",
+	    REC_V_COUNT, NULL },
+	{ 'g', "group", "KEY", "a grouped stream: rank each group of records "
+	    "that share\nKEY on its own; -u @ and -x @ name the group's value",
+	    REC_V_NONE, NULL },
 	{ 's', "as", "NAME", "the src of the records (default rank)",
 	    REC_V_NONE, NULL },
 	{ 'd', "db", "CATALOG", "the catalog (default $REC_DB)", REC_V_NONE,
@@ -241,7 +255,7 @@ const struct rec_tooldef rec_tool_rank = {
 	"[-U FIELD,...]\n"
 	"                [-D FIELD] [-p N] [-m LAMBDA -S SPACE] [-b EXPR] "
 	"[-w EXPR] [-k N]\n"
-	"                [-s NAME]\n", 26,
+	"                [-s NAME] [-g KEY]\n", 26,
 	"Fuses the streams of the retrievers (told apart by their as "
 	"names), removes the unwanted, trades relevance for novelty or "
 	"variety, and cuts the list. Called once, last; rec adds what the "

@@ -11,43 +11,12 @@ void
 rec_pool_read(struct rec_pool *p, struct rec_reader *r)
 {
 	struct rec_record rec;
-	size_t k, at, capids = 0;
-	int added;
 
 	memset(p, 0, sizeof *p);
 	p->off = xmalloc(sizeof *p->off);
 	p->off[0] = 0;
-	while (rec_next(r, &rec)) {
-		if (p->n == p->cap) {
-			p->cap = p->cap ? p->cap * 2 : 1024;
-			p->off = xrealloc(p->off, (p->cap + 1) * sizeof *p->off);
-			p->idoff = xrealloc(p->idoff, p->cap * sizeof *p->idoff);
-			p->idlen = xrealloc(p->idlen, p->cap * sizeof *p->idlen);
-			p->score = xrealloc(p->score, p->cap * sizeof *p->score);
-			p->next = xrealloc(p->next, p->cap * sizeof *p->next);
-		}
-		at = p->raw.len;
-		rec_buf_add(&p->raw, rec.raw, rec.rawlen);
-		p->off[p->n + 1] = p->raw.len;
-		p->idoff[p->n] = at + (size_t)(rec.id - rec.raw);
-		p->idlen[p->n] = rec.idlen;
-		p->score[p->n] = rec.score;
-		p->next[p->n] = (size_t)-1;
-		k = rec_hash_put(&p->ids, rec.id, rec.idlen, &added);
-		if (added) {
-			if (p->ids.n > capids) {	/* grow with the hash */
-				capids = p->ids.cap;
-				p->first = xrealloc(p->first, capids *
-				    sizeof *p->first);
-				p->last = xrealloc(p->last, capids *
-				    sizeof *p->last);
-			}
-			p->first[k] = p->n;
-		} else
-			p->next[p->last[k]] = p->n;	/* keeps pool order */
-		p->last[k] = p->n;
-		p->n++;
-	}
+	while (rec_next(r, &rec))
+		rec_pool_add(p, &rec);
 }
 
 void

@@ -216,8 +216,19 @@ struct rec_ranker {
 	const struct rec_pool *pool;	/* the one being ranked */
 	char *creator_col, *pop_col;
 	struct rec_strs tag_cols;	/* roles tags and category */
-	sqlite3_stmt *field;		/* field_of's, for field_name */
-	char *field_name;
+	struct rec_hash fields;		/* field_of's statements, by field */
+	sqlite3_stmt **field;
+	sqlite3_stmt *hist;		/* a user's items */
+	/* what is known of an item does not change from one list to the
+	 * next (a grouped stream ranks many): kept by id */
+	struct rec_hash profiles;	/* struct profile */
+	struct rec_hash pct;		/* novelty: share of items less
+					 * popular (double) */
+	struct rec_hash divkey;		/* diversify: the value's key
+					 * (char *, or NULL) */
+	double nitems;			/* items in the catalog; < 0: not
+					 * counted yet */
+	sqlite3_stmt *popcnt;		/* items less popular than ? */
 	sqlite3_stmt *unique;		/* --unique's fields of an item */
 	int nunique, first[64];		/* first: the field is the creator's */
 	sqlite3_stmt *all;		/* every column of an item, for jq */
@@ -231,15 +242,17 @@ static char *
 field_of(struct rec_ranker *r, const char *field, const char *id,
     size_t idlen)
 {
+	sqlite3_stmt *st;
 	char *v = NULL;
+	size_t k;
+	int added;
 
-	if (!r->field_name || strcmp(r->field_name, field)) {
+	k = rec_hash_put(&r->fields, field, strlen(field), &added);
+	if (added) {
 		struct rec_buf sql = {0};
 		char *col = NULL;
-		free(r->field_name);
-		r->field_name = xstrdup(field);
-		if (r->field)
-			sqlite3_finalize(r->field);
+		r->field = xrealloc(r->field, r->fields.cap *
+		    sizeof *r->field);
 		if (!rec_catalog_column(r->db, field, NULL, NULL, 0) &&
 		    !(col = rec_catalog_role(r->db, field)))
 			rec_usage_die("no column or role '%s' in the catalog",
@@ -247,15 +260,16 @@ field_of(struct rec_ranker *r, const char *field, const char *id,
 		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
 		    col ? col : field);
 		free(col);
-		if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->field, NULL))
+		if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->field[k], NULL))
 			rec_sqlite_die(r->db, "items");
 		rec_buf_free(&sql);
 	}
-	sqlite3_reset(r->field);
-	sqlite3_bind_text(r->field, 1, id, (int)idlen, SQLITE_STATIC);
-	if (sqlite3_step(r->field) == SQLITE_ROW &&
-	    sqlite3_column_text(r->field, 0))
-		v = xstrdup((const char *)sqlite3_column_text(r->field, 0));
+	st = r->field[k];
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, id, (int)idlen, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
 	return v;
 }
 
@@ -363,7 +377,7 @@ add_tags(struct rec_hash *h, const char *json)
 }
 
 static void
-profile_of(struct rec_ranker *r, struct profile *p, const char *id,
+profile_read(struct rec_ranker *r, struct profile *p, const char *id,
     size_t idlen)
 {
 	size_t i;
@@ -390,6 +404,22 @@ profile_free(struct profile *p)
 	rec_hash_free(&p->tags);
 }
 
+/* an item's profile, read once; borrowed until the next call */
+static const struct profile *
+profile_of(struct rec_ranker *r, const char *id, size_t idlen)
+{
+	size_t k;
+	int added;
+
+	k = rec_hash_put(&r->profiles, id, idlen, &added);
+	if (added) {
+		struct profile p;
+		profile_read(r, &p, id, idlen);
+		((struct profile *)r->profiles.val)[k] = p;
+	}
+	return (const struct profile *)r->profiles.val + k;
+}
+
 /* A taste: creators and tags of several items, with counts. */
 struct taste {
 	struct rec_hash creators, tags;
@@ -400,16 +430,14 @@ static void
 taste_add(struct rec_ranker *r, struct taste *t, const char *id,
     size_t idlen)
 {
-	struct profile p;
+	const struct profile *p = profile_of(r, id, idlen);
 	size_t i;
 
-	profile_of(r, &p, id, idlen);
-	if (p.creator)
-		rec_hash_put(&t->creators, p.creator, strlen(p.creator), NULL);
-	for (i = 0; i < p.tags.n; i++)
-		rec_hash_put(&t->tags, p.tags.key[i], p.tags.keylen[i], NULL);
+	if (p->creator)
+		rec_hash_put(&t->creators, p->creator, strlen(p->creator), NULL);
+	for (i = 0; i < p->tags.n; i++)
+		rec_hash_put(&t->tags, p->tags.key[i], p->tags.keylen[i], NULL);
 	t->items++;
-	profile_free(&p);
 }
 
 static void
@@ -425,19 +453,17 @@ static double
 affinity(struct rec_ranker *r, const struct taste *t, const char *id,
     size_t idlen, int *creator, size_t *shared)
 {
-	struct profile p;
+	const struct profile *p = profile_of(r, id, idlen);
 	double a = 0;
 	size_t i, n = 0;
 
-	profile_of(r, &p, id, idlen);
-	*creator = p.creator && rec_hash_get(&t->creators, p.creator,
-	    strlen(p.creator)) != (size_t)-1;
-	for (i = 0; i < p.tags.n; i++)
-		n += rec_hash_get(&t->tags, p.tags.key[i], p.tags.keylen[i]) !=
-		    (size_t)-1;
-	a = 0.5 * *creator + (p.tags.n ? 0.5 * (double)n / p.tags.n : 0);
+	*creator = p->creator && rec_hash_get(&t->creators, p->creator,
+	    strlen(p->creator)) != (size_t)-1;
+	for (i = 0; i < p->tags.n; i++)
+		n += rec_hash_get(&t->tags, p->tags.key[i],
+		    p->tags.keylen[i]) != (size_t)-1;
+	a = 0.5 * *creator + (p->tags.n ? 0.5 * (double)n / p->tags.n : 0);
 	*shared = n;
-	profile_free(&p);
 	return a;
 }
 
@@ -449,9 +475,11 @@ history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
 	sqlite3_stmt *st;
 	size_t n = 0;
 
-	if (sqlite3_prepare_v2(r->db, "SELECT item FROM interactions WHERE "
-	    "user = ?", -1, &st, NULL))
+	if (!r->hist && sqlite3_prepare_v2(r->db, "SELECT item FROM "
+	    "interactions WHERE user = ?", -1, &r->hist, NULL))
 		rec_sqlite_die(r->db, "interactions");
+	st = r->hist;
+	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *it = (const char *)sqlite3_column_text(st, 0);
@@ -462,7 +490,7 @@ history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
 			taste_add(r, t, it, len);
 		n++;
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (!n)
 		rec_die("user '%s' has no history in the catalog", user);
 }
@@ -567,6 +595,10 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 
 	r->o = *o;
 	r->db = db;
+	r->profiles.vsize = sizeof(struct profile);
+	r->pct.vsize = sizeof(double);
+	r->divkey.vsize = sizeof(char *);
+	r->nitems = -1;
 	if (db) {
 		r->creator_col = rec_catalog_role(db, "creator");
 		r->pop_col = rec_catalog_role(db, "popularity");
@@ -590,12 +622,25 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 void
 rec_ranker_free(struct rec_ranker *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
-	sqlite3_finalize(r->field);
+	for (i = 0; i < r->fields.n; i++)
+		sqlite3_finalize(r->field[i]);
+	free(r->field);
+	rec_hash_free(&r->fields);
+	for (i = 0; i < r->profiles.n; i++)
+		profile_free((struct profile *)r->profiles.val + i);
+	rec_hash_free(&r->profiles);
+	rec_hash_free(&r->pct);
+	for (i = 0; i < r->divkey.n; i++)
+		free(((char **)r->divkey.val)[i]);
+	rec_hash_free(&r->divkey);
+	sqlite3_finalize(r->hist);
+	sqlite3_finalize(r->popcnt);
 	sqlite3_finalize(r->unique);
 	sqlite3_finalize(r->all);
-	free(r->field_name);
 	free(r->creator_col);
 	free(r->pop_col);
 	rec_strs_free(&r->tag_cols);
@@ -677,43 +722,135 @@ removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	return j;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every item's share of the catalog less popular than it (what
+ * "SELECT count(*) FROM items WHERE pop < value" over the count of
+ * items says), from one read of the column: its values sorted, each
+ * one's place found by bisection.  A column holding anything but
+ * numbers that doubles hold exactly is left to the query, item by
+ * item. */
+static void
+popularity_shares(struct rec_ranker *r)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st, *tot;
+	double *v = NULL, *val = NULL;
+	size_t n = 0, nv = 0, cap = 0, i, k;
+	char **ids = NULL;
+	size_t *idlen = NULL;
+	int exact = 1;
+
+	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" < ?",
+	    r->pop_col);
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->popcnt, NULL) ||
+	    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &tot,
+	    NULL) || sqlite3_step(tot) != SQLITE_ROW)
+		rec_sqlite_die(r->db, "popularity");
+	r->nitems = (double)sqlite3_column_int64(tot, 0);
+	sqlite3_finalize(tot);
+	rec_buf_reset(&sql);
+	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items", r->pop_col);
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(r->db, "popularity");
+	while (exact && sqlite3_step(st) == SQLITE_ROW) {
+		int t = sqlite3_column_type(st, 1);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = xrealloc(v, cap * sizeof *v);
+			val = xrealloc(val, cap * sizeof *val);
+			ids = xrealloc(ids, cap * sizeof *ids);
+			idlen = xrealloc(idlen, cap * sizeof *idlen);
+		}
+		ids[n] = xstrndup((const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0));
+		idlen[n] = (size_t)sqlite3_column_bytes(st, 0);
+		if (t == SQLITE_NULL)
+			val[n] = NAN;	/* unknown */
+		else if (t == SQLITE_FLOAT || (t == SQLITE_INTEGER &&
+		    sqlite3_column_int64(st, 1) < (1LL << 53) &&
+		    sqlite3_column_int64(st, 1) > -(1LL << 53))) {
+			/* as field_of's text, read back by atof */
+			val[n] = atof((const char *)
+			    sqlite3_column_text(st, 1));
+			v[nv++] = sqlite3_column_double(st, 1);
+		} else
+			exact = 0;
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (exact) {
+		qsort(v, nv, sizeof *v, cmp_double);
+		for (i = 0; i < n; i++) {
+			double pct = 0.5;
+			if (!isnan(val[i]) && r->nitems > 0) {
+				size_t lo = 0, hi = nv;	/* first >= val */
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (v[mid] < val[i])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				pct = (double)(sqlite3_int64)lo / r->nitems;
+			}
+			k = rec_hash_put(&r->pct, ids[i], idlen[i], NULL);
+			((double *)r->pct.val)[k] = pct;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	free(idlen);
+	free(v);
+	free(val);
+	rec_buf_free(&sql);
+}
+
 /* --novelty: (1 - novelty) of the boosted score (back to 0..1) plus
  * novelty times the share of items more popular than this one */
 static void
 novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 {
 	const struct rec_pool *p = r->pool;
-	sqlite3_stmt *cnt, *tot;
-	struct rec_buf sql = {0};
-	double total, nov = r->o.novelty;
+	double nov = r->o.novelty;
 	size_t i;
 
-	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" < ?",
-	    r->pop_col);
-	if (sqlite3_prepare_v2(r->db, sql.data, -1, &cnt, NULL) ||
-	    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &tot,
-	    NULL) || sqlite3_step(tot) != SQLITE_ROW)
-		rec_sqlite_die(r->db, "popularity");
-	total = (double)sqlite3_column_int64(tot, 0);
-	sqlite3_finalize(tot);
+	if (r->nitems < 0)
+		popularity_shares(r);
 	for (i = 0; i < n; i++) {
-		char *pv = field_of(r, r->pop_col, p->ids.key[c[i].uid],
-		    p->ids.keylen[c[i].uid]);
+		const char *id = p->ids.key[c[i].uid];
+		size_t len = p->ids.keylen[c[i].uid], k;
 		double pct = 0.5;	/* unknown: middling */
-		if (pv) {
-			sqlite3_reset(cnt);
-			sqlite3_bind_double(cnt, 1, atof(pv));
-			if (sqlite3_step(cnt) == SQLITE_ROW && total > 0)
-				pct = sqlite3_column_int64(cnt, 0) / total;
-			free(pv);
-		}
+		int added;
+
+		k = rec_hash_put(&r->pct, id, len, &added);
+		if (added) {
+			char *pv = field_of(r, r->pop_col, id, len);
+			if (pv) {
+				sqlite3_reset(r->popcnt);
+				sqlite3_bind_double(r->popcnt, 1, atof(pv));
+				if (sqlite3_step(r->popcnt) == SQLITE_ROW &&
+				    r->nitems > 0)
+					pct = sqlite3_column_int64(r->popcnt,
+					    0) / r->nitems;
+				sqlite3_reset(r->popcnt);
+				free(pv);
+			}
+			((double *)r->pct.val)[k] = pct;
+		} else
+			pct = ((double *)r->pct.val)[k];
 		c[i].r.score = (1 - nov) * c[i].r.score / scale +
 		    nov * (1 - pct);
 		if (pct < 0.5)
 			add_why(&c[i], "%s", "less known");
 	}
-	sqlite3_finalize(cnt);
-	rec_buf_free(&sql);
 }
 
 /* w times c's affinity to the taste t, and why: a shared creator, else
@@ -810,18 +947,24 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	size_t i, m;
 
 	for (i = 0; i < n; i++) {
-		char *v = field_of(r, r->o.diversify, p->ids.key[c[i].uid],
-		    p->ids.keylen[c[i].uid]);
-		if (v) {
-			struct rec_buf b = {0};
-			rec_song_key(&b, v, 1);
-			key[i] = b.data ? b.data : xstrdup("");
-			free(v);
+		const char *id = p->ids.key[c[i].uid];
+		size_t len = p->ids.keylen[c[i].uid], k;
+		int added;
+
+		k = rec_hash_put(&r->divkey, id, len, &added);
+		if (added) {
+			char *v = field_of(r, r->o.diversify, id, len), *dk = NULL;
+			if (v) {
+				struct rec_buf b = {0};
+				rec_song_key(&b, v, 1);
+				dk = b.data ? b.data : xstrdup("");
+				free(v);
+			}
+			((char **)r->divkey.val)[k] = dk;
 		}
+		key[i] = ((char **)r->divkey.val)[k];	/* borrowed */
 	}
 	m = rec_rank_cap(c, n, key, r->o.per);
-	for (i = 0; i < n; i++)
-		free(key[i]);
 	free(key);
 	return m;
 }
@@ -848,6 +991,14 @@ mmr(struct rec_ranker *r, struct rec_cand *c, size_t n, size_t k)
 	    k);
 	free(vec);
 	free(store);
+}
+
+void
+rec_ranker_user(struct rec_ranker *r, const char *user,
+    const char *seen_user)
+{
+	r->o.user = user;
+	r->o.seen_user = seen_user;
 }
 
 size_t

@@ -200,6 +200,11 @@ struct rec_ranker *rec_ranker_new(const struct rec_rank_opts *o,
  * the array).  Dies on a jq error or a user without history. */
 size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
     struct rec_cand **out);
+/* the user of --user and of --exclude-seen from now on (borrowed;
+ * NULL: none), for a grouped stream ranked list by list; a ranker made
+ * without either has no catalog to read them from */
+void rec_ranker_user(struct rec_ranker *r, const char *user,
+    const char *seen_user);
 void rec_ranker_free(struct rec_ranker *r);
 
 /* semid.c: residual vector quantisation, for semantic IDs */
@@ -242,6 +247,52 @@ void rec_itemknn_train(const struct rec_csr *ui, size_t k, double shrink,
 void rec_als_train(const struct rec_csr *ui, size_t f, int iters,
     double lambda, double alpha, uint64_t seed, float *U, float *V,
     int progress);
+
+/* cfusers.c: a model of rec-train held in memory, to score many users
+ * in one process (rec-cf --users), each user's list the one that
+ * scoring the user alone gives: the same sums in the same order, ties
+ * the same way.  Item-item models (itemknn, ease): the neighbours of
+ * item i are nbr/sim[first[i] .. first[i] + count[i]) by rank (first
+ * (uint64_t)-1: none).  Factor models (als, bpr): V holds n x dim
+ * floats, in the order of the catalog's table. */
+struct rec_cf_model {
+	struct rec_hash ids;	/* the model's items, by index */
+	size_t n, dim;		/* dim 0: item-item */
+	uint64_t *first, nnz;
+	uint32_t *count, *nbr, *from;
+	double *sim;
+	float *V;
+};
+/* loads model (of kind itemknn, ease, als or bpr) from the catalog;
+ * dies when it cannot */
+void rec_cf_model_load(struct rec_cf_model *m, struct rec_catalog *cat,
+    const char *model, const char *kind);
+void rec_cf_model_free(struct rec_cf_model *m);
+
+/* one item of a user's list: the model's item, its score, and for an
+ * item-item model the user's item (the index among the seeds) that
+ * gave the largest part of it */
+struct rec_cf_hit {
+	uint32_t item, seed;
+	double score;
+};
+struct rec_cf_scorer;
+/* a scorer of the best k per user over m (borrowed), block users at a
+ * time for a factor model */
+struct rec_cf_scorer *rec_cf_scorer_new(const struct rec_cf_model *m,
+    size_t k, size_t block);
+void rec_cf_scorer_free(struct rec_cf_scorer *c);
+/* Item-item: the best k items for a user who has the items seeds (in
+ * the order the catalog lists them), leaving those out, into out (room
+ * for k), best first; returns how many. */
+size_t rec_cf_score_items(struct rec_cf_scorer *c,
+    const struct rec_hash *seeds, struct rec_cf_hit *out);
+/* Factors: the best k items for each of nu users (users[u]: dim floats;
+ * seeds[u]: their items, left out), into out[u] (room for k), best
+ * first, their count in nout[u]. */
+void rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
+    const struct rec_hash *const *seeds, size_t nu, struct rec_cf_hit **out,
+    size_t *nout);
 
 /* ease.c: the closed-form item-item model, and the blocked inverse it
  * needs.  rec_spd_inverse inverts the symmetric positive definite

@@ -120,11 +120,17 @@ struct rec_pool {
 				 * records */
 	size_t *next;		/* per record: the next with the same id,
 				 * or (size_t)-1 */
+	size_t capids;		/* room in first and last */
 };
 
 /* reads all of r into p (dies on bad input) */
 void rec_pool_read(struct rec_pool *p, struct rec_reader *r);
 void rec_pool_free(struct rec_pool *p);
+/* adds one record (read by rec_read) at the end of p, which is zeroed
+ * or made by rec_pool_read; rec_pool_reset empties p, keeping its
+ * memory */
+void rec_pool_add(struct rec_pool *p, const struct rec_record *rec);
+void rec_pool_reset(struct rec_pool *p);
 /* Writes a record scored by stage src: with a pool, every pool record
  * of id (keys kept, scores merged) while room lasts; without, a new
  * record.  Returns how many were written. */
@@ -142,5 +148,42 @@ void rec_write_fused(struct rec_writer *w, const struct rec_pool *pool,
 /* unpacks record i into obj, using zone */
 void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
     msgpack_object *obj);
+
+/* group.c: grouped streams (rec-candidates(5)): every record carries
+ * the group key, a string naming its list (a user, say); the records of
+ * a group are together, and a group seen again after another one is an
+ * error.  E.g. ranking each group of a stream on its own:
+ *   rec_groups_init(&g, &r, "user");
+ *   while (rec_groups_pool(&g, &pool))
+ *           rank(&pool, g.value.data, g.value.len);
+ * A tool without a group key reads the same stream as one list. */
+struct rec_groups {
+	struct rec_reader *r;	/* borrowed */
+	const char *key;	/* borrowed: the group key */
+	size_t keylen;
+	struct rec_buf value;	/* the value of the group rec_groups_pool
+				 * read last */
+	unsigned long ngroups;	/* groups begun so far */
+	/* the rest is the reading's own */
+	struct rec_buf cur, prev, held, arena;
+	int started, have_held, ended;
+	size_t held_idat, held_idlen;
+	double held_score;
+	size_t *voff, *slot, nseen, cap, nslot;
+	uint32_t *vlen;
+	uint64_t *hash;
+};
+void rec_groups_init(struct rec_groups *g, struct rec_reader *r,
+    const char *key);
+void rec_groups_free(struct rec_groups *g);
+/* Checks rec, just read from g's reader, against the groups: 1 when it
+ * begins a group, 0 when it belongs to the current one.  Dies with the
+ * record's place ("stdin:17: ...") when it has no group key, when the
+ * key is not a string, or when it names a group that ended before. */
+int rec_groups_check(struct rec_groups *g, const struct rec_record *rec);
+/* Reads the next group into p (emptied first; zeroed the first time):
+ * 1 with its value in g->value, or 0 at the end of the stream.  Dies on
+ * bad input as rec_next and rec_groups_check do. */
+int rec_groups_pool(struct rec_groups *g, struct rec_pool *p);
 
 #endif

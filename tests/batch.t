@@ -93,7 +93,7 @@ test_fail 'a command that cannot be run' 1 'no-such-cmd' \
 	 echo "no-such-cmd: 4 users could not be run" >&2 && exit 1'
 test_fail 'users: invalid UTF-8 named by line' 1 "^rec-batch: u.txt:2: not a user id \(a NUL byte or invalid UTF-8\)$" \
 	'printf "a\n\377\n" > u.txt && rec-batch -U u.txt "$F"'
-test_fail 'no command' 2 'give the command to run for each user' 'rec-batch -o x.db'
+test_fail 'no command, and no for-user to run by default' 2 'give the command to run for each user' 'REC_PIPELINES=$T/none rec-batch -o x.db'
 test_fail '--resume without -o' 2 '--resume needs -o RESULTS' 'rec-batch -r "$F"'
 test_fail 'a bad -j' 2 '-j: between 1 and 1024 jobs' 'rec-batch -j 0 "$F"'
 

@@ -65,7 +65,7 @@ test_fail 'EASE on more items than memory holds: said before trying' 1 \
 	'^rec-train: ease: 300000 items need 360.0 GB for the item x item matrix, more than this machine has \(use itemknn or als\)$' \
 	'rec-train -d big.db ease'
 test_fail 'an unknown kind of model' 2 "unknown model 'svd'" 'rec-train svd'
-test_fail 'like and user together' 2 'give --like or --user' 'rec-cf -l a -u u1 < /dev/null'
+test_fail 'like and user together' 2 'give --like, --user or --users' 'rec-cf -l a -u u1 < /dev/null'
 
 # ALS: two blocks, u1-u3 x i1-i3 and u4-u6 x i4-i6, with (u1, i3) left out
 printf 'id\ni1\ni2\ni3\ni4\ni5\ni6\n' > items2.csv
