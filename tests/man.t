@@ -9,7 +9,7 @@ for page in "$TOP"/man/*.[157]; do
 	name=$(basename "$page")
 	dir=$T/$name
 	mkdir -p "$dir/ex"
-	cp "$DATA"/* "$dir"/
+	find "$DATA" -maxdepth 1 -type f -exec cp {} "$dir"/ \;
 	( cd "$dir" && rec-import -d music.db items -i track_id \
 		-R track_name=title -R track_artist=artist -l playlist \
 		-I playlist songs.csv && rec-bm25 -d music.db --index &&
