@@ -154,8 +154,8 @@ void rec_norm(struct rec_buf *out, const char *s, size_t n);
  * B", "A & B"); then folded as rec_norm() does */
 void rec_song_key(struct rec_buf *out, const char *s, int first_name);
 /* the names of a value naming several ("A, B", "A feat. B", "A x B",
- * "A with B", and "A & B" when amp), each as written, appended to out;
- * nothing when the value names one */
+ * "A with B", "A vs. B", and "A & B" when amp), each as written,
+ * appended to out; nothing when the value names one */
 struct rec_strs;
 void rec_name_parts(const char *s, int amp, struct rec_strs *out);
 /* append Latin-1 bytes as UTF-8 */

@@ -347,6 +347,64 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 	}
 }
 
+/* A creator called by one word of a name of several ("kanye",
+ * "oakenfold"): the first or last word of one creator's name alone, of
+ * five letters or more, with at least three items, where no name is
+ * that word.  The linker still asks a rare word of it. */
+static void
+one_word_names(struct rec_kb *kb)
+{
+	struct rec_hash w = { .vsize = 2 * sizeof(size_t) };
+	size_t i, n = kb->creator.n, k;
+
+	for (i = 0; i < n; i++) {
+		const char *key = kb->creator.key[i], *sp;
+		size_t len = kb->creator.keylen[i];
+		int e;
+		const char *cn = kb->cname[i];
+		/* names of one creator only ("Kanye West", not "Kanye
+		 * West, T-Pain") */
+		if (!(sp = memchr(key, ' ', len)) || strchr(cn, ',') ||
+		    strstr(cn, " & ") || strstr(cn, " feat") ||
+		    strstr(cn, " x ") || strstr(cn, " vs"))
+			continue;
+		for (e = 0; e < 2; e++) {
+			const char *wd = e ? strrchr(key, ' ') + 1 : key;
+			size_t wl = e ? len - (size_t)(wd - key) :
+			    (size_t)(sp - key), *v;
+			if (wl < 5)
+				continue;
+			k = rec_hash_put(&w, wd, wl, NULL);
+			v = (size_t *)w.val + 2 * k;
+			/* the same creator's other key ("the x") counts
+			 * once */
+			if (v[0] && strcmp(kb->cname[v[1] - 1], kb->cname[i]))
+				v[0] = 2;
+			else if (!v[0]) {
+				v[0] = 1;
+				v[1] = i + 1;
+			}
+		}
+	}
+	for (k = 0; k < w.n; k++) {
+		size_t *v = (size_t *)w.val + 2 * k, c;
+		int added;
+		if (v[0] != 1 || kb->ccount[v[1] - 1] < 3 ||
+		    rec_hash_get(&kb->creator, w.key[k], w.keylen[k]) !=
+		    (size_t)-1)
+			continue;
+		c = v[1] - 1;
+		i = rec_hash_put(&kb->creator, w.key[k], w.keylen[k], &added);
+		kb->cname = xrealloc(kb->cname, kb->creator.cap *
+		    sizeof *kb->cname);
+		kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
+		    sizeof *kb->ccount);
+		kb->cname[i] = xstrdup(kb->cname[c]);
+		kb->ccount[i] = kb->ccount[c];
+	}
+	rec_hash_free(&w);
+}
+
 struct rec_kb *
 rec_kb_load(const char *catalog)
 {
@@ -435,6 +493,7 @@ rec_kb_load(const char *catalog)
 			rec_strs_free(&parts);
 		}
 		sqlite3_reset(st);
+		one_word_names(kb);
 	}
 	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {

@@ -369,9 +369,27 @@ bare(const char *n)
 	return strncmp(n, "the ", 4) ? n : n + 4;
 }
 
+/* whether the folded name got is want, "the" aside, or want's last
+ * word(s) from five letters on ("Oakenfold" for "Paul Oakenfold": a
+ * catalog writes a name more than one way) */
+static int
+same_name(const char *got, const char *want)
+{
+	size_t gl, wl;
+
+	got = bare(got);
+	want = bare(want);
+	if (!strcmp(got, want))
+		return 1;
+	gl = strlen(got);
+	wl = strlen(want);
+	return gl >= 5 && wl > gl && want[wl - gl - 1] == ' ' &&
+	    !strcmp(want + wl - gl, got);
+}
+
 /* names(value, name, ...): whether the value is one of the names, or
  * names several ("A, B", "A feat. B") of which one is (folded, a
- * leading "the" aside) */
+ * leading "the" aside, or the name's last word alone) */
 static void
 fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -400,23 +418,25 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		rec_buf_addc(&want, 0);
 	}
 	rec_norm(&got, s, strlen(s));
-	/* most rows hold none of the names anywhere */
-	for (k = 0; k < nw && !found; k++)
-		found = strstr(got.data ? got.data : "",
-		    bare(want.data + woff[k])) != NULL;
+	/* most rows hold none of the names' last words anywhere */
+	for (k = 0; k < nw && !found; k++) {
+		const char *last = strrchr(want.data + woff[k], ' ');
+		found = strstr(got.data ? got.data : "", last ? last + 1 :
+		    want.data + woff[k]) != NULL;
+	}
 	if (found) {
 		found = 0;
 		for (k = 0; k < nw && !found; k++)
-			found = !strcmp(bare(got.data ? got.data : ""),
-			    bare(want.data + woff[k]));
+			found = same_name(got.data ? got.data : "",
+			    want.data + woff[k]);
 		if (!found)
 			rec_name_parts(s, 1, &parts);
 		for (i = 0; i < parts.n && !found; i++) {
 			rec_buf_reset(&got);
 			rec_norm(&got, parts.v[i], strlen(parts.v[i]));
 			for (k = 0; k < nw && !found; k++)
-				found = !strcmp(bare(got.data ? got.data : ""),
-				    bare(want.data + woff[k]));
+				found = same_name(got.data ? got.data : "",
+				    want.data + woff[k]);
 		}
 	}
 	sqlite3_result_int(ctx, found);

@@ -182,7 +182,7 @@ rec_name_parts(const char *s, int amp, struct rec_strs *out)
 {
 	static const char *const joins[] = { ", ", " feat. ", " feat ",
 	    " ft. ", " featuring ", " & ", " x ", " with ", " / ", "; ",
-	    NULL };
+	    " vs. ", " vs ", NULL };
 	struct rec_buf b = {0};
 	size_t i, n = strlen(s), j, from = 0, start = out->n;
 

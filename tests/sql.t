@@ -27,12 +27,13 @@ test_ok 'has() with several values: any of them; a plain column by equality' \
 	'test "$(rec-sql -w "has(playlist, '"'nope'"', '"'rock anthems'"')" < /dev/null | ids)" = "s05 s06 s07 " &&
 	 test "$(rec-sql -w "has(track_artist, '"'nobody'"', '"'METALLICA'"')" < /dev/null | ids)" = "s05 s06 " &&
 	 test "$(rec-sql -w "has(track_artist, '"'metal'"')" < /dev/null | ids)" = ""'
-test_ok 'names() finds a creator alone or among several, "the" aside' \
+test_ok 'names() finds a creator alone or among several, "the" aside, or by the last word of the name' \
 	'test "$(rec-sql -w "names(track_artist, '"'TESTERS'"', '"'nobody'"')" < /dev/null | ids)" = "s08 s09 " &&
 	 test "$(rec-sql -L "SELECT names('"'Cardi B, Megan Thee Stallion'"', '"'megan thee stallion'"') AS a,
 	   names('"'Drake feat. Rihanna'"', '"'rihanna'"') AS b, names('"'Earth, Wind & Fire'"', '"'earth wind & fire'"') AS c,
-	   names('"'Sam & Dave'"', '"'sam'"') AS d, names('"'Samsara'"', '"'sam'"') AS e" < /dev/null)" = \
-	   "{\"rows\":[{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":0}],\"truncated\":false}"'
+	   names('"'Sam & Dave'"', '"'sam'"') AS d, names('"'Samsara'"', '"'sam'"') AS e,
+	   names('"'Oakenfold'"', '"'Paul Oakenfold'"') AS f, names('"'Paul'"', '"'Paul Oakenfold'"') AS g" < /dev/null)" = \
+	   "{\"rows\":[{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":0,\"f\":1,\"g\":0}],\"truncated\":false}"'
 test_fail 'names() needs a name' 1 'names\(value, name, ...\) needs a name' \
 	'rec-sql -w "names(track_artist)" < /dev/null'
 test_fail 'has() needs a value' 1 'has\(list, value, ...\) needs a value' \
