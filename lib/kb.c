@@ -302,14 +302,15 @@ ground(struct rec_kb *kb)
 }
 
 /* a creator's name as a key, without a leading "the" ("rolling
- * stones") and with "and" for "&"; items counted for the name */
+ * stones"), with "and" for "&", and an initial joined to the rest
+ * ("rkelly"); items counted for the name */
 static void
 add_creator(struct rec_kb *kb, const char *v, unsigned count,
     struct rec_buf *n)
 {
 	int pass;
 
-	for (pass = 0; pass < 3; pass++) {
+	for (pass = 0; pass < 4; pass++) {
 		const char *key;
 		size_t len, k;
 		int added;
@@ -318,7 +319,7 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			/* "Brooks & Dunn" said "brooks and dunn" */
 			const char *amp = strstr(v, " & ");
 			if (!amp)
-				break;
+				continue;
 			rec_norm(n, v, (size_t)(amp - v));
 			rec_buf_adds(n, " and ");
 			rec_norm(n, amp + 3, strlen(amp + 3));
@@ -326,6 +327,14 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			rec_norm(n, v, strlen(v));
 		key = n->data ? n->data : "";
 		len = n->len;
+		/* "rkelly" for R. Kelly: an initial joined to the name */
+		if (pass == 3) {
+			if (len < 4 || key[1] != ' ' || strchr(key + 2, ' '))
+				continue;
+			memmove(n->data + 1, n->data + 2, len - 1);
+			len--;
+			n->len = len;
+		}
 		if (pass == 1) {
 			if (len < 8 || strncmp(key, "the ", 4))
 				continue;

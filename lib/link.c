@@ -207,7 +207,10 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	for (j = i; j < i + n && rec_lex_filler(ws->w[j]); j++)
 		;
 	if (j == i + n && !quoted)
-		return cued_before(ws, i) ? n > 1 ? 2 : 1 : 0;
+		/* after a verb ("add a little bit of"), written as a
+		 * name too */
+		return cued_before(ws, i) ? n > 1 && (cap || !at(ws, i - 1,
+		    "add")) ? 2 : 1 : 0;
 	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
 		return 2;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && (cued_after(ws,
@@ -220,8 +223,11 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return (rare || n > 1) && (n > 1 || kind == NAME_CREATOR) ?
 		    2 : 1;
 	if (kind == NAME_CREATOR) {
-		/* "they might be giants": a long name, all of it */
-		if (n >= 3 && rare >= 1 && len >= 14)
+		/* "they might be giants": a long name, all of it; "karol
+		 * g": a rare first word and a letter */
+		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
+		    !common(kb, ws->w[i]) && strlen(ws->w[i]) >= 5 &&
+		    strlen(ws->w[i + 1]) == 1))
 			return 2;
 		/* "daft punk", "eminem": rare words; one short word only
 		 * next to another name ("muse and queen") */

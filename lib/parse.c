@@ -542,7 +542,8 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	    "my favourite", "i dig", "we like", "we love", "loved", "liked",
 	    "enjoyed", "me gusta", "me gustan", "me encanta", "me encantan",
 	    "jaime", "jadore", "ich mag", "ich liebe", "eu gosto", "adoro",
-	    "eu amo", NULL };
+	    "eu amo", "they love", "they like", "they loved", "she loves",
+	    "he loves", "she likes", "he likes", "kids love", NULL };
 	static const char *const neg[] = { "not a fan of", "not a fan",
 	    "not into", "hate", "hated", "dislike", "disliked", "dont like",
 	    "didnt like", "do not like", "did not like", "cant stand",
@@ -550,7 +551,8 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	    "nao gosto", NULL };
 	static const char *const seen[] = { "ive seen", "i have seen",
 	    "i saw", "already seen", "seen it", "ive watched", "i watched",
-	    "already watched", "ive heard", "already heard", "i know",
+	    "already watched", "ive heard", "already heard", "i know it",
+	    "i know that song", "i know this song", "i know that one",
 	    "ive already seen", "i already saw", "ya vi", "deja vu", NULL };
 	static const char *const bad[] = { "boring", "bad", "awful",
 	    "terrible", "sucked", "sucks", "meh", "overrated", "horrible",

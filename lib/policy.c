@@ -76,9 +76,10 @@ top_items(struct rec_kb *kb, const char *creator, size_t max,
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 
-	rec_buf_printf(&sql, "SELECT id FROM items WHERE names(\"%s\", ?) ORDER BY "
-	    "%s%s%s LIMIT %zu", kb->c_creator, kb->c_pop ? "\"" : "",
-	    kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC" : "", max);
+	rec_buf_printf(&sql, "SELECT id FROM items WHERE names(\"%s\", ?) "
+	    "ORDER BY %s%s%s LIMIT %zu", kb->c_creator, kb->c_pop ? "\"" :
+	    "", kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC, rowid" :
+	    "", max);
 	st = rec_catalog_prepare(kb->cat, sql.data, what);
 	sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
 	while (rec_catalog_step(kb->cat, st, what))
@@ -229,10 +230,12 @@ order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 	if (best && kb->c_rating && kb->c_pop)
 		/* the mean rating, shrunk to 3 for items few rated */
 		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
-		    "(\"%s\" + 25) DESC, \"%s\" DESC", kb->c_rating, kb->c_pop,
-		    kb->c_pop, kb->c_pop);
+		    "(\"%s\" + 25) DESC, \"%s\" DESC, rowid", kb->c_rating,
+		    kb->c_pop, kb->c_pop, kb->c_pop);
 	else if (kb->c_pop)
-		rec_buf_printf(o, "\"%s\" DESC", kb->c_pop);
+		/* ties (a creator's songs, where popularity is the
+		 * creator's) in catalog order, as every ranked list */
+		rec_buf_printf(o, "\"%s\" DESC, rowid", kb->c_pop);
 	else
 		rec_buf_adds(o, "rowid");
 }
