@@ -62,6 +62,42 @@ reason(struct rec_buf *b, const char *w, size_t n, const char *creatorcol)
 	rec_buf_free(&s);
 }
 
+/* The planner's stream an item came from ("ranked by creator #1"), in
+ * words: the reason when no stage gave one */
+static void
+stream_reason(struct rec_buf *b, const char *w, size_t n)
+{
+	static const struct {
+		const char *src, *say;
+	} said[] = {
+		{ "creator", "by an artist you asked for" },
+		{ "title", "the title you asked for" },
+		{ "theirs", "by an artist you like" },
+		{ "liked", "by an artist you liked" },
+		{ "near", "close to what you liked" },
+		{ "earlier", "goes with what you liked earlier" },
+		{ "similar", "like the artist you named" },
+		{ "prior", "one of the best-known that fit" },
+		{ "prefer", "in the category you asked for" },
+		{ "seedcats", "in the categories of what you like" },
+		{ "audience", "for the audience you named" },
+		{ NULL, NULL }
+	};
+	size_t i, l;
+
+	if (n < 10 || strncmp(w, "ranked by ", 10))
+		return;
+	w += 10;
+	n -= 10;
+	for (i = 0; said[i].src; i++) {
+		l = strlen(said[i].src);
+		if (n > l && !strncmp(w, said[i].src, l) && w[l] == ' ') {
+			rec_buf_adds(b, said[i].say);
+			return;
+		}
+	}
+}
+
 static void
 reasons(struct rec_buf *b, const msgpack_object *why, const char *creatorcol)
 {
@@ -73,6 +109,8 @@ reasons(struct rec_buf *b, const msgpack_object *why, const char *creatorcol)
 		return;
 	if (why->type == MSGPACK_OBJECT_STR) {
 		reason(b, why->via.str.ptr, why->via.str.size, creatorcol);
+		if (b->len == start)
+			stream_reason(b, why->via.str.ptr, why->via.str.size);
 		return;
 	}
 	if (why->type != MSGPACK_OBJECT_ARRAY)
@@ -89,6 +127,12 @@ reasons(struct rec_buf *b, const msgpack_object *why, const char *creatorcol)
 		if (b->len > start)
 			rec_buf_adds(b, "; ");
 		rec_buf_add(b, one.data, one.len);
+	}
+	/* no stage said why: the stream it came from does */
+	for (i = 0; b->len == start && i < why->via.array.size; i++) {
+		const msgpack_object *e = &why->via.array.ptr[i];
+		if (e->type == MSGPACK_OBJECT_STR)
+			stream_reason(b, e->via.str.ptr, e->via.str.size);
 	}
 	rec_buf_free(&one);
 }

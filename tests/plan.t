@@ -277,5 +277,10 @@ test_ok 'a failed stage is reported, never as no results' \
 	'echo "rock" | REC_BIN=$PWD/badbin rec-chat > out &&
 	 grep -q "\"failed\":true" out && grep -q "Something went wrong on my side: stage '"'"'rec-rank'"'"' failed with status 1 (rec-rank: out of cheese)" out &&
 	 ! grep -q "found nothing" out'
+test_ok 'every item has a reason, also from a stream that gave none (a creator asked for, the best-known)' \
+	'echo "songs by metallica" | rec-chat > out && echo "popular songs" | rec-chat >> out &&
+	 test "$(grep -c "\"reason\":\"\"" out)" = 0 &&
+	 sed -n 1p out | grep -q "\"reason\":\"by an artist you asked for\"" &&
+	 sed -n 2p out | grep -q "\"reason\":\"one of the best-known that fit\""'
 
 done_testing
