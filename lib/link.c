@@ -243,6 +243,22 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	return n >= 3 && rare >= 2 && len >= 12 ? 2 : 0;
 }
 
+/* whether the message asks for others than the names ("what else?",
+ * "something similar") */
+static int
+asks_others(const struct rec_words *ws)
+{
+	static const char *const w[] = { "else", "other", "others",
+	    "similar", "besides", "alike", "otros", "autres", "andere", NULL };
+	size_t i, k;
+
+	for (i = 0; i < ws->n; i++)
+		for (k = 0; w[k]; k++)
+			if (!strcmp(ws->w[i], w[k]))
+				return 1;
+	return 0;
+}
+
 static void
 add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
     struct rec_intent *in, size_t k)
@@ -250,12 +266,24 @@ add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	const char *name = kb->cname[k];
 	int mode = ws->mode[i];
 
+	/* "like X", not "I like X" */
+	int model = i > 0 && ((at(ws, i - 1, "like") && !(i > 1 &&
+	    (at(ws, i - 2, "i") || at(ws, i - 2, "we") || at(ws, i - 2,
+	    "really") || at(ws, i - 2, "also") || at(ws, i - 2, "would") ||
+	    at(ws, i - 2, "they") || at(ws, i - 2, "do")))) ||
+	    at(ws, i - 1, "as") ||
+	    at(ws, i - 1, "than") || (at(ws, i - 1, "to") && i > 1 &&
+	    at(ws, i - 2, "similar")));
+
 	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_creators, name);
 		rec_intent_said(in, "not by %s", name);
-	} else if (mode == REC_LINK_LIKE || (i > 0 && (at(ws, i - 1, "like") ||
-	    at(ws, i - 1, "as") || at(ws, i - 1, "than") || (at(ws, i - 1, "to")
-	    && i > 1 && at(ws, i - 2, "similar"))))) {
+	} else if (mode == REC_LINK_LIKE && !model && !asks_others(ws)) {
+		/* "I like Maroon 5 too": theirs, and more like them */
+		rec_strs_add(&in->liked_creators, name);
+		rec_strs_add(&in->similar, name);
+		rec_intent_said(in, "by %s", name);
+	} else if (mode == REC_LINK_LIKE || model) {
 		rec_strs_add(&in->similar, name);
 		rec_intent_said(in, "like %s", name);
 	} else {
@@ -290,7 +318,12 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
     const char *said)
 {
 	int mode = ws->mode[i];
-	int model = i > 0 && (at(ws, i - 1, "like") || at(ws, i - 1, "as") ||
+	/* "like X", not "I like X" */
+	int model = i > 0 && ((at(ws, i - 1, "like") && !(i > 1 &&
+	    (at(ws, i - 2, "i") || at(ws, i - 2, "we") || at(ws, i - 2,
+	    "really") || at(ws, i - 2, "also") || at(ws, i - 2, "would") ||
+	    at(ws, i - 2, "they") || at(ws, i - 2, "do")))) ||
+	    at(ws, i - 1, "as") ||
 	    (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2, "similar")));
 
 	(void)kb;

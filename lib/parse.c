@@ -121,10 +121,13 @@ rec_words_of(const char *msg, struct rec_words *ws)
 				neg = 0;
 			else if (rec_lex_negation(tok))
 				neg = 5;	/* the negation and four words */
-			/* "I don't mind comedy": no negation */
-			if (neg && (!strcmp(tok, "mind") || !strcmp(tok,
-			    "care") || !strcmp(tok, "problem")) && ws->n &&
-			    rec_lex_negation(ws->w[ws->n - 1]))
+			/* "I don't mind comedy", "nothing like classic
+			 * rock", "nothing beats it": no negation */
+			if (neg && ws->n && rec_lex_negation(ws->w[ws->n -
+			    1]) && (!strcmp(tok, "mind") || !strcmp(tok,
+			    "care") || !strcmp(tok, "problem") ||
+			    (!strcmp(ws->w[ws->n - 1], "nothing") &&
+			    (!strcmp(tok, "like") || !strcmp(tok, "beats")))))
 				neg = 0;
 			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
 			if (rec_lex_negation(tok))

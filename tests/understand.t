@@ -104,4 +104,17 @@ test_ok '"popular sci-fi": the most rated first' \
 test_ok '"the best": rated highest, shrunk for films few rated' \
 	'rec-plan -d films.db "the best sci-fi movies" | grep -q "mean_weight"'
 
+# names in other forms, tastes
+test_ok 'a creator without its article' \
+	't "some beatles please" | grep -q "^liked_creators:\[\"The Beatles\"\]"'
+test_ok '"I like X too": X'"'"'s songs, and others like them' \
+	't "i like queen too" > out && grep -q "^{\"liked_items\":\[\]" out &&
+	 grep -q "^liked_creators:\[\"Queen\"\]" out && grep -q "^similar:\[\"Queen\"\]" out'
+test_ok '"I like X, what else?": others only' \
+	't "I like Queen, what else?" > out && grep -q "^liked_creators:\[\]" out &&
+	 grep -q "^similar:\[\"Queen\"\]" out'
+test_ok '"nothing like rock" is no dislike' \
+	't "nothing like rock, keep going" > out && grep -q "^disliked_tags:\[\]" out &&
+	 grep -q "^tags:.*genre:rock" out'
+
 done_testing
