@@ -207,6 +207,15 @@ void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
 void rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in);
 
+/* state.c: whether the turn has a subject (items, creators, a genre);
+ * prev's state merged into in (cont: the message goes on with the
+ * request before, which stays whole); whether in says nothing new
+ * (thanks, chit-chat, "sounds good") */
+int rec_intent_has_subject(const struct rec_intent *in);
+void rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
+    int cont);
+int rec_intent_nothing_new(const struct rec_intent *in);
+
 /* intent.c */
 void rec_intent_free(struct rec_intent *in);
 /* a facet's name ("mood") and back (0 for none) */

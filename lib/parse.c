@@ -6,7 +6,8 @@
  * (counts, eras, numbers, popularity, references to what was shown,
  * questions about the catalog), then through link.c for names, the
  * lexicon's concepts and tags.  The result is merged with the state of
- * the turn before: a message that changes one thing keeps the rest.
+ * the turn before (state.c): a message that changes one thing keeps the
+ * rest.  words.c makes the words.
  */
 #include <ctype.h>
 #include <math.h>
@@ -15,149 +16,6 @@
 #include <strings.h>
 
 #include "converse.h"
-
-static void
-push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
-    int neg, int clause)
-{
-	ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof *ws->w);
-	ws->cap = xrealloc(ws->cap, ws->n + 1);
-	ws->quoted = xrealloc(ws->quoted, ws->n + 1);
-	ws->used = xrealloc(ws->used, ws->n + 1);
-	ws->neg = xrealloc(ws->neg, ws->n + 1);
-	ws->mode = xrealloc(ws->mode, ws->n + 1);
-	ws->clause = xrealloc(ws->clause, (ws->n + 1) * sizeof *ws->clause);
-	ws->w[ws->n] = xstrndup(w, n);
-	ws->cap[ws->n] = (char)cap;
-	ws->quoted[ws->n] = (char)quoted;
-	ws->used[ws->n] = 0;
-	ws->neg[ws->n] = (char)neg;
-	ws->mode[ws->n] = REC_LINK_ASK;
-	ws->clause[ws->n] = clause;
-	ws->n++;
-}
-
-static int
-is_sep(const char *p)
-{
-	return *p == ',' || *p == '.' || *p == ';' || *p == '!' || *p == '?' ||
-	    *p == '\n' || *p == '\r';
-}
-
-/* a double quote, straight or curly: its length, or 0 */
-static size_t
-quote_at(const char *p)
-{
-	if (*p == '"')
-		return 1;
-	if (!strncmp(p, "\xe2\x80\x9c", 3) || !strncmp(p, "\xe2\x80\x9d", 3))
-		return 3;
-	return 0;
-}
-
-void
-rec_words_of(const char *msg, struct rec_words *ws)
-{
-	struct rec_buf f = {0}, m = {0};
-	const char *p = msg;
-	int clause = 0, first = 1, quoted = 0, neg = 0;
-
-	memset(ws, 0, sizeof *ws);
-	while (*p) {
-		const char *q;
-		size_t len, qn;
-		char *tok, *save = NULL;
-		int cap, minus;
-
-		if (is_sep(p)) {
-			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
-			    (unsigned char)p[1])))
-				first = 1;
-			clause++;
-			neg = 0;
-			p++;
-			continue;
-		}
-		if ((qn = quote_at(p))) {
-			quoted = !quoted;
-			p += qn;
-			continue;
-		}
-		if (isspace((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		for (q = p; *q && !isspace((unsigned char)*q) && !is_sep(q) &&
-		    !quote_at(q); q++)
-			;
-		len = (size_t)(q - p);
-		/* a possessive: "Adele's album" */
-		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'')
-			len -= 2;
-		else if (len > 5 && p[len - 1] == 's' &&
-		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
-			len -= 4;
-		/* a capital at a sentence's start says less: 2, not 1 */
-		cap = isupper((unsigned char)*p) && !(len == 1 && *p == 'I') &&
-		    strncmp(p, "I'", 2) ? first ? 2 : 1 : 0;
-		/* a number with a minus ("-5", U+2212 "−5") is none the
-		 * rules read: folding would drop the sign */
-		minus = (*p == '-' && isdigit((unsigned char)p[1])) ||
-		    (!strncmp(p, "\xe2\x88\x92", 3) &&
-		    isdigit((unsigned char)p[3]));
-		rec_buf_reset(&f);
-		rec_norm(&f, p, len);
-		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
-		    tok = strtok_r(NULL, " ", &save), minus = 0) {
-			if (minus) {	/* kept with its sign, and used */
-				rec_buf_reset(&m);
-				rec_buf_printf(&m, "-%s", tok);
-				push(ws, m.data, m.len, cap, quoted, neg, clause);
-				ws->used[ws->n - 1] = 1;
-				continue;
-			}
-			if (!strcmp(tok, "but") || !strcmp(tok, "pero") ||
-			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
-				neg = 0;
-			else if (rec_lex_negation(tok))
-				neg = 5;	/* the negation and four words */
-			/* "I don't mind comedy", "nothing like classic
-			 * rock", "nothing beats it": no negation */
-			if (neg && ws->n && rec_lex_negation(ws->w[ws->n -
-			    1]) && (!strcmp(tok, "mind") || !strcmp(tok,
-			    "care") || !strcmp(tok, "problem") ||
-			    (!strcmp(ws->w[ws->n - 1], "nothing") &&
-			    (!strcmp(tok, "like") || !strcmp(tok, "beats")))))
-				neg = 0;
-			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
-			if (rec_lex_negation(tok))
-				ws->used[ws->n - 1] = 1;
-			if (neg)
-				neg--;
-		}
-		first = 0;
-		p = q;
-	}
-	rec_buf_free(&f);
-	rec_buf_free(&m);
-}
-
-void
-rec_words_free(struct rec_words *ws)
-{
-	size_t i;
-
-	for (i = 0; i < ws->n; i++)
-		free(ws->w[i]);
-	free(ws->w);
-	free(ws->cap);
-	free(ws->quoted);
-	free(ws->used);
-	free(ws->neg);
-	free(ws->mode);
-	free(ws->clause);
-	memset(ws, 0, sizeof *ws);
-}
 
 static int
 at(const struct rec_words *ws, size_t i, const char *w)
@@ -865,211 +723,6 @@ more(struct rec_words *ws)
 	return 0;
 }
 
-/* the subject of a turn: what it is about (items, creators, a genre) */
-static int
-has_subject(const struct rec_intent *in)
-{
-	size_t i;
-	int f;
-
-	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
-	    in->colls.n)
-		return 1;
-	for (i = 0; i < in->tags.n; i++) {
-		rec_facet_split(in->tags.v[i], &f);
-		if (f == REC_FACET_GENRE)
-			return 1;
-	}
-	for (i = 0; i < in->need.n; i++) {
-		rec_facet_split(in->need.v[i], &f);
-		if (f == REC_FACET_GENRE)
-			return 1;
-	}
-	return 0;
-}
-
-/* the facets this turn says something of */
-static unsigned
-facets_of(const struct rec_intent *in)
-{
-	const struct rec_strs *s[] = { &in->tags, &in->need, &in->prefer };
-	unsigned set = 0;
-	size_t i, j;
-	int f, c;
-
-	for (j = 0; j < 3; j++)
-		for (i = 0; i < s[j]->n; i++) {
-			rec_facet_split(s[j]->v[i], &f);
-			set |= 1u << f;
-		}
-	for (c = 0; c < in->ncons; c++)
-		set |= 1u << in->cons[c].facet;
-	for (i = 0; i < in->concepts.n; i++) {
-		const char *name = in->concepts.v[i];
-		size_t k;
-		if (!strncmp(name, "not:", 4))
-			continue;
-		for (k = 0; rec_concepts[k].name; k++)
-			if (!strcmp(rec_concepts[k].name, name))
-				set |= 1u << rec_concepts[k].facet;
-	}
-	return set;
-}
-
-/* copies from -> to the entries whose facet is not in drop */
-static void
-copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop)
-{
-	size_t i;
-	int f;
-
-	for (i = 0; i < from->n; i++) {
-		rec_facet_split(from->v[i], &f);
-		if (!(drop & (1u << f)))
-			rec_strs_add(to, from->v[i]);
-	}
-}
-
-/* whether s names a concept the message turned down ("not so dark") */
-static int
-turned_down(const struct rec_intent *in, const char *v)
-{
-	size_t i, k;
-	const char *name;
-
-	for (i = 0; i < in->concepts.n; i++) {
-		if (strncmp(in->concepts.v[i], "not:", 4))
-			continue;
-		name = in->concepts.v[i] + 4;
-		if (!strcmp(name, v))
-			return 1;
-		for (k = 0; rec_concepts[k].name; k++)
-			if (!strcmp(rec_concepts[k].name, name) &&
-			    rec_concepts[k].tags && strstr(rec_concepts[k].tags,
-			    rec_facet_split(v, NULL)))
-				return 1;
-	}
-	return rec_strs_has(&in->disliked_tags, rec_facet_split(v, NULL), 1);
-}
-
-/* The state carried into this turn (InteRecAgent's short-term profile):
- * what was shown and named stays; a facet the message sets replaces the
- * old one, the others go on; a new subject (items, creators, a genre)
- * replaces the old subject; "any genre" drops the genre. */
-static void
-merge(struct rec_intent *in, const struct rec_intent *prev, int cont)
-{
-	unsigned set = facets_of(in), drop;
-	size_t i;
-	int c, j;
-
-	rec_strs_copy(&in->shown, &prev->shown);
-	rec_strs_copy(&in->shown_keys, &prev->shown_keys);
-	rec_strs_copy(&in->last, &prev->last);
-	rec_strs_copy(&in->seen, &prev->seen);
-	rec_strs_copy(&in->disliked_creators, &prev->disliked_creators);
-	rec_strs_copy(&in->disliked_items, &prev->disliked_items);
-	rec_strs_copy(&in->earlier_creators, &prev->liked_creators);
-	rec_strs_copy(&in->earlier_creators, &prev->similar);
-	rec_strs_copy(&in->earlier_creators, &prev->earlier_creators);
-	if (!in->user && prev->user)
-		in->user = xstrdup(prev->user);
-	for (i = 0; i < prev->disliked_tags.n; i++)
-		rec_strs_add(&in->disliked_tags, prev->disliked_tags.v[i]);
-	/* a new subject replaces the old one; the items liked before stay
-	 * as earlier seeds, weaker */
-	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
-	if (cont || !has_subject(in)) {
-		rec_strs_copy(&in->liked_items, &prev->liked_items);
-		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
-		rec_strs_copy(&in->similar, &prev->similar);
-		rec_strs_copy(&in->colls, &prev->colls);
-		drop = set & ~(1u << REC_FACET_GENRE);
-	} else {
-		for (i = 0; i < prev->liked_items.n; i++)
-			if (!rec_strs_has(&in->liked_items, prev->liked_items.v[i],
-			    0) && !rec_strs_has(&in->wanted,
-			    prev->liked_items.v[i], 0))
-				rec_strs_add(&in->earlier_items,
-				    prev->liked_items.v[i]);
-		drop = set | (1u << REC_FACET_GENRE);
-	}
-	/* what the person turned down is no seed */
-	for (i = 0; i < in->disliked_items.n; i++) {
-		size_t j;
-		for (j = 0; j < in->earlier_items.n; j++)
-			if (!strcmp(in->earlier_items.v[j],
-			    in->disliked_items.v[i])) {
-				free(in->earlier_items.v[j]);
-				in->earlier_items.v[j] =
-				    in->earlier_items.v[--in->earlier_items.n];
-				break;
-			}
-	}
-	if (cont)
-		drop = 0;
-	if (in->popular == 3) {	/* "any genre" */
-		drop |= 1u << REC_FACET_GENRE;
-		in->popular = 0;
-	}
-	/* what the message turned down goes */
-	for (i = 0; i < prev->tags.n; i++) {
-		int f;
-		rec_facet_split(prev->tags.v[i], &f);
-		if (!turned_down(in, prev->tags.v[i]) && !(drop & (1u << f)))
-			rec_strs_add(&in->tags, prev->tags.v[i]);
-	}
-	copy_facets(&in->need, &prev->need, drop);
-	copy_facets(&in->prefer, &prev->prefer, drop);
-	for (i = 0; i < prev->concepts.n; i++) {
-		size_t k;
-		int f = REC_FACET_NONE, down = 0;
-		const char *name = prev->concepts.v[i];
-		for (k = 0; rec_concepts[k].name; k++)
-			if (!strcmp(rec_concepts[k].name, name))
-				f = rec_concepts[k].facet;
-		for (k = 0; k < in->concepts.n; k++)
-			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
-			    !strcmp(in->concepts.v[k] + 4, name);
-		if (!down && !(drop & (1u << f)) && strncmp(name, "not:", 4))
-			rec_strs_add(&in->concepts, name);
-	}
-	/* words of meaning belong to their message, unless it goes on */
-	if (cont)
-		rec_strs_copy(&in->words, &prev->words);
-	if (!(drop & (1u << REC_FACET_GENRE)))
-		rec_strs_copy(&in->themes, &prev->themes);
-	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {
-		int dup = 0, down = 0;
-		size_t k;
-		if (drop & (1u << prev->cons[c].facet))
-			continue;
-		for (k = 0; k < in->concepts.n; k++)
-			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
-			    !strcmp(in->concepts.v[k] + 4, prev->cons[c].say);
-		for (j = 0; j < in->ncons; j++)
-			dup |= !strcmp(in->cons[j].col, prev->cons[c].col) &&
-			    !strcmp(in->cons[j].op, prev->cons[c].op);
-		if (!dup && !down)
-			in->cons[in->ncons++] = prev->cons[c];
-	}
-	/* "popular" was said of the old subject */
-	if (!in->popular && (cont || !has_subject(in)))
-		in->popular = prev->popular;
-	if (in->k == 10 && prev->k != 10 && cont)
-		in->k = prev->k;
-}
-
-/* whether the turn says nothing new: chit-chat, thanks, "sounds good" */
-static int
-nothing_new(const struct rec_intent *in)
-{
-	return !rec_intent_asks(in) && !in->ncons && !in->popular &&
-	    !in->disliked_items.n && !in->disliked_creators.n &&
-	    !in->disliked_tags.n && !in->seen.n && !in->need.n &&
-	    !in->prefer.n && !in->similar.n && !in->concepts.n;
-}
-
 void
 rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
@@ -1082,7 +735,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rec_words_of(message, &ws);
 	if (question(kb, &ws, in)) {
 		if (prev)
-			merge(in, prev, 1);
+			rec_intent_merge(in, prev, 1);
 		rec_words_free(&ws);
 		return;
 	}
@@ -1100,10 +753,12 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rel = relative(kb, &ws, in);
 	rec_link(kb, &ws, in);
 	/* nothing new at all ("Great!", "yes please"): go on */
-	if (prev && !cont && !rel && nothing_new(in) && in->popular != 3)
+	if (prev && !cont && !rel && rec_intent_nothing_new(in) &&
+	    in->popular != 3)
 		cont = 1;
 	if (prev)
-		merge(in, prev, cont && !has_subject(in));
+		rec_intent_merge(in, prev, cont &&
+		    !rec_intent_has_subject(in));
 	else if (in->popular == 3)
 		in->popular = 0;
 	if (cont)

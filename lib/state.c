@@ -1,0 +1,216 @@
+/*
+ * state.c: the conversation's state carried into a turn (InteRecAgent's
+ * short-term profile): what was shown, seen, liked and turned down
+ * stays; a facet the message sets replaces the old one; a new subject
+ * replaces the old subject, whose liked items become earlier seeds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+/* the subject of a turn: what it is about (items, creators, a genre) */
+int
+rec_intent_has_subject(const struct rec_intent *in)
+{
+	size_t i;
+	int f;
+
+	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
+	    in->colls.n)
+		return 1;
+	for (i = 0; i < in->tags.n; i++) {
+		rec_facet_split(in->tags.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			return 1;
+	}
+	for (i = 0; i < in->need.n; i++) {
+		rec_facet_split(in->need.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			return 1;
+	}
+	return 0;
+}
+
+/* the facets this turn says something of */
+static unsigned
+facets_of(const struct rec_intent *in)
+{
+	const struct rec_strs *s[] = { &in->tags, &in->need, &in->prefer };
+	unsigned set = 0;
+	size_t i, j;
+	int f, c;
+
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < s[j]->n; i++) {
+			rec_facet_split(s[j]->v[i], &f);
+			set |= 1u << f;
+		}
+	for (c = 0; c < in->ncons; c++)
+		set |= 1u << in->cons[c].facet;
+	for (i = 0; i < in->concepts.n; i++) {
+		const char *name = in->concepts.v[i];
+		size_t k;
+		if (!strncmp(name, "not:", 4))
+			continue;
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name))
+				set |= 1u << rec_concepts[k].facet;
+	}
+	return set;
+}
+
+/* copies from -> to the entries whose facet is not in drop */
+static void
+copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop)
+{
+	size_t i;
+	int f;
+
+	for (i = 0; i < from->n; i++) {
+		rec_facet_split(from->v[i], &f);
+		if (!(drop & (1u << f)))
+			rec_strs_add(to, from->v[i]);
+	}
+}
+
+/* whether s names a concept the message turned down ("not so dark") */
+static int
+turned_down(const struct rec_intent *in, const char *v)
+{
+	size_t i, k;
+	const char *name;
+
+	for (i = 0; i < in->concepts.n; i++) {
+		if (strncmp(in->concepts.v[i], "not:", 4))
+			continue;
+		name = in->concepts.v[i] + 4;
+		if (!strcmp(name, v))
+			return 1;
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name) &&
+			    rec_concepts[k].tags && strstr(rec_concepts[k].tags,
+			    rec_facet_split(v, NULL)))
+				return 1;
+	}
+	return rec_strs_has(&in->disliked_tags, rec_facet_split(v, NULL), 1);
+}
+
+/* The state carried into this turn (InteRecAgent's short-term profile):
+ * what was shown and named stays; a facet the message sets replaces the
+ * old one, the others go on; a new subject (items, creators, a genre)
+ * replaces the old subject; "any genre" drops the genre. */
+void
+rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
+    int cont)
+{
+	unsigned set = facets_of(in), drop;
+	size_t i;
+	int c, j;
+
+	rec_strs_copy(&in->shown, &prev->shown);
+	rec_strs_copy(&in->shown_keys, &prev->shown_keys);
+	rec_strs_copy(&in->last, &prev->last);
+	rec_strs_copy(&in->seen, &prev->seen);
+	rec_strs_copy(&in->disliked_creators, &prev->disliked_creators);
+	rec_strs_copy(&in->disliked_items, &prev->disliked_items);
+	rec_strs_copy(&in->earlier_creators, &prev->liked_creators);
+	rec_strs_copy(&in->earlier_creators, &prev->similar);
+	rec_strs_copy(&in->earlier_creators, &prev->earlier_creators);
+	if (!in->user && prev->user)
+		in->user = xstrdup(prev->user);
+	for (i = 0; i < prev->disliked_tags.n; i++)
+		rec_strs_add(&in->disliked_tags, prev->disliked_tags.v[i]);
+	/* a new subject replaces the old one; the items liked before stay
+	 * as earlier seeds, weaker */
+	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
+	if (cont || !rec_intent_has_subject(in)) {
+		rec_strs_copy(&in->liked_items, &prev->liked_items);
+		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
+		rec_strs_copy(&in->similar, &prev->similar);
+		rec_strs_copy(&in->colls, &prev->colls);
+		drop = set & ~(1u << REC_FACET_GENRE);
+	} else {
+		for (i = 0; i < prev->liked_items.n; i++)
+			if (!rec_strs_has(&in->liked_items, prev->liked_items.v[i],
+			    0) && !rec_strs_has(&in->wanted,
+			    prev->liked_items.v[i], 0))
+				rec_strs_add(&in->earlier_items,
+				    prev->liked_items.v[i]);
+		drop = set | (1u << REC_FACET_GENRE);
+	}
+	/* what the person turned down is no seed */
+	for (i = 0; i < in->disliked_items.n; i++) {
+		size_t j;
+		for (j = 0; j < in->earlier_items.n; j++)
+			if (!strcmp(in->earlier_items.v[j],
+			    in->disliked_items.v[i])) {
+				free(in->earlier_items.v[j]);
+				in->earlier_items.v[j] =
+				    in->earlier_items.v[--in->earlier_items.n];
+				break;
+			}
+	}
+	if (cont)
+		drop = 0;
+	if (in->popular == 3) {	/* "any genre" */
+		drop |= 1u << REC_FACET_GENRE;
+		in->popular = 0;
+	}
+	/* what the message turned down goes */
+	for (i = 0; i < prev->tags.n; i++) {
+		int f;
+		rec_facet_split(prev->tags.v[i], &f);
+		if (!turned_down(in, prev->tags.v[i]) && !(drop & (1u << f)))
+			rec_strs_add(&in->tags, prev->tags.v[i]);
+	}
+	copy_facets(&in->need, &prev->need, drop);
+	copy_facets(&in->prefer, &prev->prefer, drop);
+	for (i = 0; i < prev->concepts.n; i++) {
+		size_t k;
+		int f = REC_FACET_NONE, down = 0;
+		const char *name = prev->concepts.v[i];
+		for (k = 0; rec_concepts[k].name; k++)
+			if (!strcmp(rec_concepts[k].name, name))
+				f = rec_concepts[k].facet;
+		for (k = 0; k < in->concepts.n; k++)
+			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
+			    !strcmp(in->concepts.v[k] + 4, name);
+		if (!down && !(drop & (1u << f)) && strncmp(name, "not:", 4))
+			rec_strs_add(&in->concepts, name);
+	}
+	/* words of meaning belong to their message, unless it goes on */
+	if (cont)
+		rec_strs_copy(&in->words, &prev->words);
+	if (!(drop & (1u << REC_FACET_GENRE)))
+		rec_strs_copy(&in->themes, &prev->themes);
+	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {
+		int dup = 0, down = 0;
+		size_t k;
+		if (drop & (1u << prev->cons[c].facet))
+			continue;
+		for (k = 0; k < in->concepts.n; k++)
+			down |= !strncmp(in->concepts.v[k], "not:", 4) &&
+			    !strcmp(in->concepts.v[k] + 4, prev->cons[c].say);
+		for (j = 0; j < in->ncons; j++)
+			dup |= !strcmp(in->cons[j].col, prev->cons[c].col) &&
+			    !strcmp(in->cons[j].op, prev->cons[c].op);
+		if (!dup && !down)
+			in->cons[in->ncons++] = prev->cons[c];
+	}
+	/* "popular" was said of the old subject */
+	if (!in->popular && (cont || !rec_intent_has_subject(in)))
+		in->popular = prev->popular;
+	if (in->k == 10 && prev->k != 10 && cont)
+		in->k = prev->k;
+}
+
+/* whether the turn says nothing new: chit-chat, thanks, "sounds good" */
+int
+rec_intent_nothing_new(const struct rec_intent *in)
+{
+	return !rec_intent_asks(in) && !in->ncons && !in->popular &&
+	    !in->disliked_items.n && !in->disliked_creators.n &&
+	    !in->disliked_tags.n && !in->seen.n && !in->need.n &&
+	    !in->prefer.n && !in->similar.n && !in->concepts.n;
+}

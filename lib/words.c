@@ -1,0 +1,154 @@
+/*
+ * words.c: a message as words for the rules: folded, with where each
+ * was written with a capital, inside quotes, in the scope of a
+ * negation (the negation and four words; "don't mind", "nothing like"
+ * are none) and in which clause.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+static void
+push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
+    int neg, int clause)
+{
+	ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof *ws->w);
+	ws->cap = xrealloc(ws->cap, ws->n + 1);
+	ws->quoted = xrealloc(ws->quoted, ws->n + 1);
+	ws->used = xrealloc(ws->used, ws->n + 1);
+	ws->neg = xrealloc(ws->neg, ws->n + 1);
+	ws->mode = xrealloc(ws->mode, ws->n + 1);
+	ws->clause = xrealloc(ws->clause, (ws->n + 1) * sizeof *ws->clause);
+	ws->w[ws->n] = xstrndup(w, n);
+	ws->cap[ws->n] = (char)cap;
+	ws->quoted[ws->n] = (char)quoted;
+	ws->used[ws->n] = 0;
+	ws->neg[ws->n] = (char)neg;
+	ws->mode[ws->n] = REC_LINK_ASK;
+	ws->clause[ws->n] = clause;
+	ws->n++;
+}
+
+static int
+is_sep(const char *p)
+{
+	return *p == ',' || *p == '.' || *p == ';' || *p == '!' || *p == '?' ||
+	    *p == '\n' || *p == '\r';
+}
+
+/* a double quote, straight or curly: its length, or 0 */
+static size_t
+quote_at(const char *p)
+{
+	if (*p == '"')
+		return 1;
+	if (!strncmp(p, "\xe2\x80\x9c", 3) || !strncmp(p, "\xe2\x80\x9d", 3))
+		return 3;
+	return 0;
+}
+
+void
+rec_words_of(const char *msg, struct rec_words *ws)
+{
+	struct rec_buf f = {0}, m = {0};
+	const char *p = msg;
+	int clause = 0, first = 1, quoted = 0, neg = 0;
+
+	memset(ws, 0, sizeof *ws);
+	while (*p) {
+		const char *q;
+		size_t len, qn;
+		char *tok, *save = NULL;
+		int cap, minus;
+
+		if (is_sep(p)) {
+			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
+			    (unsigned char)p[1])))
+				first = 1;
+			clause++;
+			neg = 0;
+			p++;
+			continue;
+		}
+		if ((qn = quote_at(p))) {
+			quoted = !quoted;
+			p += qn;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		for (q = p; *q && !isspace((unsigned char)*q) && !is_sep(q) &&
+		    !quote_at(q); q++)
+			;
+		len = (size_t)(q - p);
+		/* a possessive: "Adele's album" */
+		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'')
+			len -= 2;
+		else if (len > 5 && p[len - 1] == 's' &&
+		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
+			len -= 4;
+		/* a capital at a sentence's start says less: 2, not 1 */
+		cap = isupper((unsigned char)*p) && !(len == 1 && *p == 'I') &&
+		    strncmp(p, "I'", 2) ? first ? 2 : 1 : 0;
+		/* a number with a minus ("-5", U+2212 "−5") is none the
+		 * rules read: folding would drop the sign */
+		minus = (*p == '-' && isdigit((unsigned char)p[1])) ||
+		    (!strncmp(p, "\xe2\x88\x92", 3) &&
+		    isdigit((unsigned char)p[3]));
+		rec_buf_reset(&f);
+		rec_norm(&f, p, len);
+		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
+		    tok = strtok_r(NULL, " ", &save), minus = 0) {
+			if (minus) {	/* kept with its sign, and used */
+				rec_buf_reset(&m);
+				rec_buf_printf(&m, "-%s", tok);
+				push(ws, m.data, m.len, cap, quoted, neg, clause);
+				ws->used[ws->n - 1] = 1;
+				continue;
+			}
+			if (!strcmp(tok, "but") || !strcmp(tok, "pero") ||
+			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
+				neg = 0;
+			else if (rec_lex_negation(tok))
+				neg = 5;	/* the negation and four words */
+			/* "I don't mind comedy", "nothing like classic
+			 * rock", "nothing beats it": no negation */
+			if (neg && ws->n && rec_lex_negation(ws->w[ws->n -
+			    1]) && (!strcmp(tok, "mind") || !strcmp(tok,
+			    "care") || !strcmp(tok, "problem") ||
+			    (!strcmp(ws->w[ws->n - 1], "nothing") &&
+			    (!strcmp(tok, "like") || !strcmp(tok, "beats")))))
+				neg = 0;
+			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
+			if (rec_lex_negation(tok))
+				ws->used[ws->n - 1] = 1;
+			if (neg)
+				neg--;
+		}
+		first = 0;
+		p = q;
+	}
+	rec_buf_free(&f);
+	rec_buf_free(&m);
+}
+
+void
+rec_words_free(struct rec_words *ws)
+{
+	size_t i;
+
+	for (i = 0; i < ws->n; i++)
+		free(ws->w[i]);
+	free(ws->w);
+	free(ws->cap);
+	free(ws->quoted);
+	free(ws->used);
+	free(ws->neg);
+	free(ws->mode);
+	free(ws->clause);
+	memset(ws, 0, sizeof *ws);
+}
