@@ -287,6 +287,25 @@ fn_norm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&b);
 }
 
+/* the folded values of argv[1..argc), NUL-separated in want; their
+ * offsets (*nw of them, NULLs left out), which the caller frees */
+static size_t *
+fold_args(int argc, sqlite3_value **argv, struct rec_buf *want, size_t *nw)
+{
+	size_t *woff = xmalloc((size_t)argc * sizeof *woff), k;
+
+	*nw = 0;
+	for (k = 1; k < (size_t)argc; k++) {
+		const char *v = (const char *)sqlite3_value_text(argv[k]);
+		if (!v)
+			continue;
+		woff[(*nw)++] = want->len;
+		rec_norm(want, v, strlen(v));
+		rec_buf_addc(want, 0);
+	}
+	return woff;
+}
+
 /* has(list, value, ...): folded membership of any of the values in a
  * JSON array of strings, or folded equality with a plain string; the
  * list is parsed once however many values are asked about */
@@ -311,16 +330,7 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_int(ctx, 0);
 		return;
 	}
-	/* the folded values, NUL-separated in want */
-	woff = xmalloc((size_t)argc * sizeof *woff);
-	for (k = 1; k < (size_t)argc; k++) {
-		const char *v = (const char *)sqlite3_value_text(argv[k]);
-		if (!v)
-			continue;
-		woff[nw++] = want.len;
-		rec_norm(&want, v, strlen(v));
-		rec_buf_addc(&want, 0);
-	}
+	woff = fold_args(argc, argv, &want, &nw);
 	/* most rows hold none of the values anywhere: the folded text,
 	 * where every element is folded as the values are, tells at once */
 	rec_norm(&got, s, strlen(s));
@@ -408,15 +418,7 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_int(ctx, 0);
 		return;
 	}
-	woff = xmalloc((size_t)argc * sizeof *woff);
-	for (k = 1; k < (size_t)argc; k++) {
-		const char *v = (const char *)sqlite3_value_text(argv[k]);
-		if (!v)
-			continue;
-		woff[nw++] = want.len;
-		rec_norm(&want, v, strlen(v));
-		rec_buf_addc(&want, 0);
-	}
+	woff = fold_args(argc, argv, &want, &nw);
 	rec_norm(&got, s, strlen(s));
 	/* most rows hold none of the names' last words anywhere */
 	for (k = 0; k < nw && !found; k++) {
