@@ -499,13 +499,15 @@ enum { REC_MODE_INTENT, REC_MODE_TOOLS };
 /* the mode named by arg (-M), else by REC_LLM_MODE, else intent; a
  * usage error for another word */
 int rec_llm_mode(const char *arg);
-/* the plan tools the catalog can serve, as OpenAI function definitions
- * ("tools"), from the tools' option tables (opts.h) */
+/* toolschema.c: the plan tools the catalog can serve, as OpenAI
+ * function definitions ("tools"), from the tools' option tables
+ * (opts.h) */
 void rec_tools_json(struct rec_kb *kb, struct rec_buf *b);
 /* the catalog for a prompt: counts, columns with types and roles, the
  * commonest values of each tag column, text fields, spaces */
 void rec_schema_text(struct rec_kb *kb, struct rec_buf *b);
-/* one turn's planning conversation with the model */
+/* toolplan.c (checking each call: toolcheck.c): one turn's planning
+ * conversation with the model */
 struct rec_toolplan {
 	struct rec_buf msgs;	/* the messages, a JSON array without ']' */
 	struct rec_buf tools;	/* the tool definitions sent */

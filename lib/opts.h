@@ -2,7 +2,7 @@
  * opts.h: the option tables of the tools a plan may run (rec-sql,
  * rec-bm25, rec-cf, rec-dense, rec-semid, rec-rank).  One table per
  * tool is where its getopt_long options, its --help and the tool
- * definitions a model is given (toolplan.c) all come from, so none of
+ * definitions a model is given (toolschema.c) all come from, so none of
  * them can say something the others do not.
  *
  * Ownership is stated once, in core.h, for every rec header.
