@@ -121,12 +121,16 @@ FUZZCC ?= clang
 # the harnesses make fuzz runs, one after the other (FUZZERS=table runs
 # one); each corpus starts from fuzz/seeds and the kept crash inputs in
 # fuzz/regress, which tests/regress.t also reads
-FUZZERS ?= jsonl msgpack table
+FUZZERS ?= jsonl msgpack table plan
 FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 	-fno-sanitize-recover=all -D_GNU_SOURCE -Ilib $(PKG_CFLAGS)
-fuzz:
+fuzz: $(BINS)
 	@command -v $(FUZZCC) >/dev/null || { echo "make fuzz needs clang" \
 	    "and libFuzzer (Debian: clang libclang-rt-14-dev)" >&2; exit 1; }
+	@mkdir -p build/fuzz && rm -f build/fuzz/plan.db && \
+	    $(O)/bin/rec-import -d build/fuzz/plan.db items -i id \
+	    -r title=title -r artist=creator -r album=collection -l genre \
+	    -t year=integer -r year=date tests/data/tunes.csv 2>/dev/null
 	@for f in $(FUZZERS); do \
 		mkdir -p build/fuzz/corpus-$$f || exit 1; \
 		echo "$(FUZZCC) ... -o build/fuzz/$$f fuzz/$$f.c"; \

@@ -26,10 +26,11 @@ usage(FILE *fp)
 	    "                 -g KEY [[--] COMMAND [ARG...]]\n"
 	    "       rec-batch [-qr] [-d CATALOG] [-U USERS] [-o RESULTS] "
 	    "[-k N] [-R RUN]\n"
-	    "       rec-batch [-q] -o RESULTS [-U USERS] [-R RUN] -m FILE...\n"
+	    "       rec-batch [-Eq] -o RESULTS [-U USERS] [-R RUN] -m FILE...\n"
 	    "       rec-batch [-d CATALOG] -l\n"
 	    "  -d, --db CATALOG     every user with interactions in it "
 	    "(default $REC_DB)\n"
+	    "  -E, --allow-empty    --merge: publish a run of no rows\n"
 	    "  -f, --max-failures N publish a run despite up to N failed "
 	    "users (default 0)\n"
 	    "  -g, --group KEY      COMMAND runs once, the users on its "
@@ -939,6 +940,7 @@ main(int argc, char **argv)
 		{ "limit", required_argument, NULL, 'k' },
 		{ "list-users", no_argument, NULL, 'l' },
 		{ "merge", no_argument, NULL, 'm' },
+		{ "allow-empty", no_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "run", required_argument, NULL, 'R' },
@@ -952,7 +954,7 @@ main(int argc, char **argv)
 	char *def_argv[7], def_k[32], opt_g[] = "-G", opt_d[] = "-d",
 	    opt_k[] = "-k";
 	size_t njobs = 1, i;
-	int c, list = 0, merge = 0, resume = 0;
+	int c, list = 0, merge = 0, resume = 0, allow_empty = 0;
 	struct rec_jobs jobs;
 	struct row_ctx rows = {0};
 	struct feed f = {0};
@@ -960,7 +962,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 
 	rec_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "+:d:f:g:I:j:k:lmo:qR:rU:hV",
+	while ((c = getopt_long(argc, argv, "+:d:Ef:g:I:j:k:lmo:qR:rU:hV",
 	    longopts, NULL)) != -1)
 		switch (c) {
 		case 'd': dbpath = optarg; break;
@@ -976,6 +978,7 @@ main(int argc, char **argv)
 		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'l': list = 1; break;
 		case 'm': merge = 1; break;
+		case 'E': allow_empty = 1; break;
 		case 'o': results = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'R': runname = optarg; break;
@@ -1059,6 +1062,11 @@ main(int argc, char **argv)
 			merge_file(argv[i], ins, user);
 		sqlite3_finalize(ins);
 		sqlite3_finalize(user);
+		/* an empty input (a failed upstream job, the wrong file)
+		 * must not replace a good run */
+		if (!allow_empty && !count("SELECT count(*) FROM rows"))
+			rec_die("no rows to merge (nothing published; -E "
+			    "publishes an empty run)");
 		if (users_file) {	/* nobody lost, nobody extra */
 			sqlite3_stmt *st;
 			rec_sql_exec(stage, "CREATE TEMP TABLE want(user TEXT "

@@ -109,6 +109,13 @@ test_fail '--merge: a user missing' 1 '^rec-batch: 2 users of .users.txt. have n
 	'rec-batch -q -o m2.db -U users.txt -m p1'
 test_fail '--merge: the same user twice' 1 "^rec-batch: p1:1: user 'Dance Classics' has a second item at rank 1" \
 	'rec-batch -q -o m3.db -m p1 p1'
+test_fail '--merge: no rows, over a good run: refused' 1 '^rec-batch: no rows to merge \(nothing published; -E publishes an empty run\)$' \
+	'rec-batch -q -R empty -o merged.db -m < /dev/null'
+test_ok '... and the good run is still the one published' \
+	'test "$(sqlite3 merged.db "SELECT count(*) FROM results")" -gt 0 &&
+	 ! sqlite3 merged.db "SELECT run FROM runs" | grep -qx empty'
+test_ok '--merge -E: an empty run, when asked for' \
+	'rec-batch -q -E -o m5.db -m < /dev/null && test "$(sqlite3 m5.db "SELECT count(*) FROM results")" = 0'
 test_fail '--merge: not a row' 1 '^rec-batch: bad:1: not a row of rec-batch' \
 	'echo "{\"id\":\"x\"}" > bad && rec-batch -q -o m4.db -m bad'
 test_ok 'a failed merge publishes nothing' '! test -e m2.db && ! test -e m3.db'
