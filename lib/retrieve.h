@@ -262,12 +262,25 @@ struct rec_cf_model {
 	uint32_t *count, *nbr, *from;
 	double *sim;
 	float *V;
+	void *map;		/* the model's file, mapped (first, count,
+				 * nbr and sim point into it), or NULL */
+	size_t mapsz;
 };
-/* loads model (of kind itemknn, ease, als or bpr) from the catalog;
- * dies when it cannot */
+/* loads model (of kind itemknn, ease, als or bpr) from the catalog; an
+ * item-item model from its file beside the catalog (CATALOG.cf.MODEL)
+ * when that was written for the catalog as it is now; dies when it
+ * cannot */
 void rec_cf_model_load(struct rec_cf_model *m, struct rec_catalog *cat,
     const char *model, const char *kind);
 void rec_cf_model_free(struct rec_cf_model *m);
+/* the file of an item-item model beside the catalog cat (caller frees),
+ * or NULL when the model's name cannot be a file name */
+char *rec_cf_model_path(const char *cat, const char *model);
+/* writes the file of every item-item model of the catalog at path (as
+ * rec-train leaves it), each whole or not at all, stamped with the
+ * catalog's size and mtime; returns how many, or -1 with errno (the
+ * catalog changed meanwhile: EAGAIN) */
+int rec_cf_model_index(const char *path);
 
 /* one item of a user's list: the model's item, its score, and for an
  * item-item model the user's item (the index among the seeds) that
