@@ -73,15 +73,15 @@ title_of(const char *id)
 static void
 user_items(const char *user, struct rec_hash *seeds)
 {
-	sqlite3_stmt *st;
+	static const char what[] = "reading a user's items";
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT item FROM "
+	    "interactions WHERE user = ?", what);
 
-	sqlite3_prepare_v2(db, "SELECT item FROM interactions WHERE user = ?",
-	    -1, &st, NULL);
 	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (rec_catalog_step(cat, st, what))
 		rec_hash_put(seeds, (const char *)sqlite3_column_text(st, 0),
 		    (size_t)sqlite3_column_bytes(st, 0), NULL);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 }
 
 static int
@@ -277,6 +277,10 @@ score_users(const char *users, const char *model, const char *kind,
 	x.hits = xcalloc(block * (limit ? limit : 1), sizeof *x.hits);
 	rec_writer_init(&w, 1, mp);
 	x.w = &w;
+	/* one read transaction: a statement outside one takes and lets go
+	 * of the file's lock each time, and users are read one by one */
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "the catalog");
 	if (!strcmp(users, "all")) {
 		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT DISTINCT "
 		    "user FROM interactions ORDER BY user", "listing the users");
@@ -315,6 +319,7 @@ score_users(const char *users, const char *model, const char *kind,
 			fclose(fp);
 	}
 	flush_block(&x);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	rec_writer_close(&w);
 	rec_trace_count(x.nusers, x.nout);
 	for (i = 0; i < x.titles.n; i++)

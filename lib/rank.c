@@ -219,9 +219,14 @@ struct rec_ranker {
 	struct rec_hash fields;		/* field_of's statements, by field */
 	sqlite3_stmt **field;
 	sqlite3_stmt *hist;		/* a user's items */
+	char *hist_user;		/* the last one asked for */
+	struct rec_strs hist_items;	/* and their items */
 	/* what is known of an item does not change from one list to the
 	 * next (a grouped stream ranks many): kept by id */
 	struct rec_hash profiles;	/* struct profile */
+	struct rec_hash tagdict;	/* every tag of a profile, folded:
+					 * profiles hold their indexes */
+	struct rec_hash credict;	/* the same for creators */
 	struct rec_hash pct;		/* novelty: share of items less
 					 * popular (double) */
 	struct rec_hash divkey;		/* diversify: the value's key
@@ -234,6 +239,7 @@ struct rec_ranker {
 	sqlite3_stmt *all;		/* every column of an item, for jq */
 	msgpack_zone zone;
 	struct rec_buf view, err;
+	int txn;			/* a read transaction is open */
 };
 
 /* the value of a column for an item, as text (NULL when missing);
@@ -336,10 +342,14 @@ unique_keys(struct rec_ranker *r, const struct rec_cand *c, size_t n)
 	return key;
 }
 
-/* An item's profile: its creator, folded, and its tags, folded. */
+/* An item's profile: its creator, folded, and its tags, folded, each
+ * kept as its index in the ranker's dictionaries, so that a taste is a
+ * mark per index and an affinity counts marks: no string is hashed per
+ * candidate. */
 struct profile {
-	char *creator;
-	struct rec_hash tags;
+	int64_t creator;	/* in credict, or -1 */
+	uint32_t *tags;		/* in tagdict, each once */
+	size_t ntags;
 };
 
 static void
@@ -380,28 +390,38 @@ static void
 profile_read(struct rec_ranker *r, struct profile *p, const char *id,
     size_t idlen)
 {
+	struct rec_hash tags = {0};
 	size_t i;
 	char *v;
 
 	memset(p, 0, sizeof *p);
+	p->creator = -1;
 	if (r->creator_col && (v = field_of(r, r->creator_col, id, idlen))) {
 		struct rec_buf n = {0};
 		rec_norm(&n, v, strlen(v));
-		p->creator = n.data;
+		if (n.data)
+			p->creator = (int64_t)rec_hash_put(&r->credict,
+			    n.data, n.len, NULL);
+		rec_buf_free(&n);
 		free(v);
 	}
 	for (i = 0; i < r->tag_cols.n; i++) {
 		v = field_of(r, r->tag_cols.v[i], id, idlen);
-		add_tags(&p->tags, v);
+		add_tags(&tags, v);
 		free(v);
 	}
+	p->ntags = tags.n;
+	p->tags = xcalloc(tags.n + 1, sizeof *p->tags);
+	for (i = 0; i < tags.n; i++)
+		p->tags[i] = (uint32_t)rec_hash_put(&r->tagdict, tags.key[i],
+		    tags.keylen[i], NULL);
+	rec_hash_free(&tags);
 }
 
 static void
 profile_free(struct profile *p)
 {
-	free(p->creator);
-	rec_hash_free(&p->tags);
+	free(p->tags);
 }
 
 /* an item's profile, read once; borrowed until the next call */
@@ -420,11 +440,27 @@ profile_of(struct rec_ranker *r, const char *id, size_t idlen)
 	return (const struct profile *)r->profiles.val + k;
 }
 
-/* A taste: creators and tags of several items, with counts. */
+/* A taste: the creators and tags of several items, a mark per index of
+ * the ranker's dictionaries (an index past the end is unmarked). */
 struct taste {
-	struct rec_hash creators, tags;
+	unsigned char *cre, *tag;
+	size_t ncre, ntag;
 	size_t items;
 };
+
+static void
+mark(unsigned char **m, size_t *n, size_t i)
+{
+	if (i >= *n) {
+		size_t nn = *n ? *n : 64;
+		while (nn <= i)
+			nn *= 2;
+		*m = xrealloc(*m, nn);
+		memset(*m + *n, 0, nn - *n);
+		*n = nn;
+	}
+	(*m)[i] = 1;
+}
 
 static void
 taste_add(struct rec_ranker *r, struct taste *t, const char *id,
@@ -433,18 +469,18 @@ taste_add(struct rec_ranker *r, struct taste *t, const char *id,
 	const struct profile *p = profile_of(r, id, idlen);
 	size_t i;
 
-	if (p->creator)
-		rec_hash_put(&t->creators, p->creator, strlen(p->creator), NULL);
-	for (i = 0; i < p->tags.n; i++)
-		rec_hash_put(&t->tags, p->tags.key[i], p->tags.keylen[i], NULL);
+	if (p->creator >= 0)
+		mark(&t->cre, &t->ncre, (size_t)p->creator);
+	for (i = 0; i < p->ntags; i++)
+		mark(&t->tag, &t->ntag, p->tags[i]);
 	t->items++;
 }
 
 static void
 taste_free(struct taste *t)
 {
-	rec_hash_free(&t->creators);
-	rec_hash_free(&t->tags);
+	free(t->cre);
+	free(t->tag);
 }
 
 /* 0..1: half for a shared creator, half for the share of the item's
@@ -457,42 +493,49 @@ affinity(struct rec_ranker *r, const struct taste *t, const char *id,
 	double a = 0;
 	size_t i, n = 0;
 
-	*creator = p->creator && rec_hash_get(&t->creators, p->creator,
-	    strlen(p->creator)) != (size_t)-1;
-	for (i = 0; i < p->tags.n; i++)
-		n += rec_hash_get(&t->tags, p->tags.key[i],
-		    p->tags.keylen[i]) != (size_t)-1;
-	a = 0.5 * *creator + (p->tags.n ? 0.5 * (double)n / p->tags.n : 0);
+	*creator = p->creator >= 0 && (size_t)p->creator < t->ncre &&
+	    t->cre[p->creator];
+	for (i = 0; i < p->ntags; i++)
+		n += p->tags[i] < t->ntag && t->tag[p->tags[i]];
+	a = 0.5 * *creator + (p->ntags ? 0.5 * (double)n / p->ntags : 0);
 	*shared = n;
 	return a;
 }
 
-/* the user's items into seen, their taste into t (either NULL) */
+/* the user's items into seen, their taste into t (either NULL); the
+ * last user's items are kept, as -u and -x name the same one */
 static void
 history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
     struct taste *t)
 {
-	sqlite3_stmt *st;
-	size_t n = 0;
+	struct rec_strs *h = &r->hist_items;
+	size_t i;
 
-	if (!r->hist && sqlite3_prepare_v2(r->db, "SELECT item FROM "
-	    "interactions WHERE user = ?", -1, &r->hist, NULL))
-		rec_sqlite_die(r->db, "interactions");
-	st = r->hist;
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *it = (const char *)sqlite3_column_text(st, 0);
-		size_t len = (size_t)sqlite3_column_bytes(st, 0);
-		if (seen)
-			rec_hash_put(seen, it, len, NULL);
-		if (t)
-			taste_add(r, t, it, len);
-		n++;
+	if (!r->hist_user || strcmp(r->hist_user, user)) {
+		sqlite3_stmt *st;
+		if (!r->hist && sqlite3_prepare_v2(r->db, "SELECT item FROM "
+		    "interactions WHERE user = ?", -1, &r->hist, NULL))
+			rec_sqlite_die(r->db, "interactions");
+		st = r->hist;
+		rec_strs_free(h);
+		free(r->hist_user);
+		r->hist_user = xstrdup(user);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_strs_push(h, (const char *)sqlite3_column_text(st,
+			    0), (size_t)sqlite3_column_bytes(st, 0));
+		sqlite3_reset(st);
 	}
-	sqlite3_reset(st);
-	if (!n)
+	if (!h->n)
 		rec_die("user '%s' has no history in the catalog", user);
+	for (i = 0; i < h->n; i++) {
+		size_t len = strlen(h->v[i]);
+		if (seen)
+			rec_hash_put(seen, h->v[i], len, NULL);
+		if (t)
+			taste_add(r, t, h->v[i], len);
+	}
 }
 
 static void
@@ -505,6 +548,31 @@ add_why(struct rec_cand *c, const char *fmt, const char *a)
 	rec_buf_printf(&b, fmt, a);
 	free(c->why);
 	c->why = b.data;
+}
+
+/* The ranker's reasons, in the order they are written: a bit each in
+ * rec_cand.reasons while ranking (most candidates are cut), the text
+ * for those kept. */
+static const char *const reason_text[] = {
+	"by a creator in your history",
+	"shares tags with your history",
+	"same creator as one you like",
+	"shares tags with ones you like",
+	"less known",
+	NULL
+};
+enum { WHY_U_CREATOR = 1, WHY_U_TAGS = 2, WHY_L_CREATOR = 4,
+	WHY_L_TAGS = 8, WHY_LESS_KNOWN = 16 };
+
+static void
+write_reasons(struct rec_cand *c, size_t n)
+{
+	size_t i, b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; reason_text[b]; b++)
+			if (c[i].reasons & (1u << b))
+				add_why(&c[i], "%s", reason_text[b]);
 }
 
 /* The record jq sees: the first record, its score now, and "item" with
@@ -600,6 +668,11 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 	r->divkey.vsize = sizeof(char *);
 	r->nitems = -1;
 	if (db) {
+		/* one read transaction for all the lists: a statement
+		 * outside one takes and lets go of the file's lock (four
+		 * system calls) each time, and items are read one by one */
+		r->txn = sqlite3_get_autocommit(db) &&
+		    sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 		r->creator_col = rec_catalog_role(db, "creator");
 		r->pop_col = rec_catalog_role(db, "popularity");
 		if (sqlite3_prepare_v2(db, "SELECT name FROM columns WHERE "
@@ -633,14 +706,20 @@ rec_ranker_free(struct rec_ranker *r)
 	for (i = 0; i < r->profiles.n; i++)
 		profile_free((struct profile *)r->profiles.val + i);
 	rec_hash_free(&r->profiles);
+	rec_hash_free(&r->tagdict);
+	rec_hash_free(&r->credict);
 	rec_hash_free(&r->pct);
 	for (i = 0; i < r->divkey.n; i++)
 		free(((char **)r->divkey.val)[i]);
 	rec_hash_free(&r->divkey);
 	sqlite3_finalize(r->hist);
+	free(r->hist_user);
+	rec_strs_free(&r->hist_items);
 	sqlite3_finalize(r->popcnt);
 	sqlite3_finalize(r->unique);
 	sqlite3_finalize(r->all);
+	if (r->txn)
+		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
 	free(r->creator_col);
 	free(r->pop_col);
 	rec_strs_free(&r->tag_cols);
@@ -849,7 +928,7 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 		c[i].r.score = (1 - nov) * c[i].r.score / scale +
 		    nov * (1 - pct);
 		if (pct < 0.5)
-			add_why(&c[i], "%s", "less known");
+			c[i].reasons |= WHY_LESS_KNOWN;
 	}
 }
 
@@ -857,7 +936,7 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
  * shared tags */
 static double
 boost(struct rec_ranker *r, const struct taste *t, double w,
-    struct rec_cand *c, const char *creator, const char *tags)
+    struct rec_cand *c, unsigned creator, unsigned tags)
 {
 	const struct rec_pool *p = r->pool;
 	size_t sh;
@@ -866,9 +945,9 @@ boost(struct rec_ranker *r, const struct taste *t, double w,
 	    &cr, &sh);
 
 	if (cr)
-		add_why(c, "%s", creator);
+		c->reasons |= creator;
 	else if (sh)
-		add_why(c, "%s", tags);
+		c->reasons |= tags;
 	return w * a;
 }
 
@@ -896,13 +975,11 @@ boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	for (i = 0; i < n; i++) {
 		double s = hi > lo ? (c[i].r.score - lo) / (hi - lo) : 1;
 		if (o->user)
-			s += boost(r, &ut, o->personal, &c[i],
-			    "by a creator in your history",
-			    "shares tags with your history");
+			s += boost(r, &ut, o->personal, &c[i], WHY_U_CREATOR,
+			    WHY_U_TAGS);
 		if (o->like.n)
 			s += boost(r, &lt, o->like_weight, &c[i],
-			    "same creator as one you like",
-			    "shares tags with ones you like");
+			    WHY_L_CREATOR, WHY_L_TAGS);
 		c[i].r.score = s;
 	}
 	if (o->novelty > 0)
@@ -1035,6 +1112,7 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 		free(c[i].why);
 	if (n > o->limit)
 		n = o->limit;
+	write_reasons(c, n);
 	msgpack_zone_destroy(&r->zone);
 	r->pool = NULL;
 	*out = c;

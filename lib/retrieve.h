@@ -129,6 +129,8 @@ struct rec_cand {
 				 * pool (ties go to the earlier) */
 	size_t uid;		/* the id's index in the pool */
 	char *why;		/* what this stage did to it, or NULL */
+	unsigned reasons;	/* the ranker's reasons, written into why
+				 * only for the candidates kept */
 };
 
 enum rec_fuse_mode { REC_FUSE_BEST, REC_FUSE_RRF, REC_FUSE_SUM, REC_FUSE_MAX };
