@@ -37,7 +37,9 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	src = xcalloc(p->n + 1, sizeof *src);
 	rank = xcalloc(p->n + 1, sizeof *rank);
 	msgpack_zone_init(&zone, 1024);
-	for (i = 0; i < p->n; i++) {
+	/* the best score of an id needs no sources: records unpacked
+	 * again only for a fusion */
+	for (i = 0; i < p->n && o->mode != REC_FUSE_BEST; i++) {
 		const msgpack_object *s;
 		rec_pool_get(p, i, &zone, &obj);
 		s = rec_map_get(&obj, "src");
@@ -69,9 +71,13 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 		size_t u = rec_hash_get(&p->ids, p->raw.data + p->idoff[i],
 		    p->idlen[i]);
 		size_t s = src[i];
-		double w = weight_of(o, srcs.key[s], srcs.keylen[s]), v;
+		double w = 1, v = 1;
 
-		v = hi[s] > lo[s] ? (p->score[i] - lo[s]) / (hi[s] - lo[s]) : 1;
+		if (o->mode != REC_FUSE_BEST) {
+			w = weight_of(o, srcs.key[s], srcs.keylen[s]);
+			if (hi[s] > lo[s])
+				v = (p->score[i] - lo[s]) / (hi[s] - lo[s]);
+		}
 		switch (o->mode) {
 		case REC_FUSE_RRF:
 			acc[u] += w / (o->rrf_k + (double)rank[i]);
@@ -223,14 +229,13 @@ struct rec_ranker {
 	struct rec_strs hist_items;	/* and their items */
 	/* what is known of an item does not change from one list to the
 	 * next (a grouped stream ranks many): kept by id */
-	struct rec_hash profiles;	/* struct profile */
+	struct rec_hash items;		/* struct item, by id */
+	size_t *gid;			/* the pool's ids in items */
+	size_t capgid;
+	uint32_t stamp;			/* the list being ranked */
 	struct rec_hash tagdict;	/* every tag of a profile, folded:
 					 * profiles hold their indexes */
 	struct rec_hash credict;	/* the same for creators */
-	struct rec_hash pct;		/* novelty: share of items less
-					 * popular (double) */
-	struct rec_hash divkey;		/* diversify: the value's key
-					 * (char *, or NULL) */
 	double nitems;			/* items in the catalog; < 0: not
 					 * counted yet */
 	sqlite3_stmt *popcnt;		/* items less popular than ? */
@@ -352,6 +357,30 @@ struct profile {
 	size_t ntags;
 };
 
+/* What is known of an item, read when first needed (has says what):
+ * it does not change from one list to the next */
+struct item {
+	struct profile prof;
+	double pct;		/* novelty: the share of items less popular */
+	char *divkey;		/* diversify: the value's key, or NULL */
+	uint32_t seen;		/* the stamp of the list whose user has it */
+	unsigned char has;	/* HAS_* */
+};
+enum { HAS_PROFILE = 1, HAS_PCT = 2, HAS_DIVKEY = 4 };
+
+static struct item *
+item_at(struct rec_ranker *r, size_t k)
+{
+	return (struct item *)r->items.val + k;
+}
+
+/* the item's index in r->items (added when new) */
+static size_t
+item_index(struct rec_ranker *r, const char *id, size_t idlen)
+{
+	return rec_hash_put(&r->items, id, idlen, NULL);
+}
+
 static void
 add_tags(struct rec_hash *h, const char *json)
 {
@@ -424,20 +453,17 @@ profile_free(struct profile *p)
 	free(p->tags);
 }
 
-/* an item's profile, read once; borrowed until the next call */
+/* the profile of item k, read once; borrowed until the next call */
 static const struct profile *
-profile_of(struct rec_ranker *r, const char *id, size_t idlen)
+profile_of(struct rec_ranker *r, size_t k)
 {
-	size_t k;
-	int added;
-
-	k = rec_hash_put(&r->profiles, id, idlen, &added);
-	if (added) {
+	if (!(item_at(r, k)->has & HAS_PROFILE)) {
 		struct profile p;
-		profile_read(r, &p, id, idlen);
-		((struct profile *)r->profiles.val)[k] = p;
+		profile_read(r, &p, r->items.key[k], r->items.keylen[k]);
+		item_at(r, k)->prof = p;
+		item_at(r, k)->has |= HAS_PROFILE;
 	}
-	return (const struct profile *)r->profiles.val + k;
+	return &item_at(r, k)->prof;
 }
 
 /* A taste: the creators and tags of several items, a mark per index of
@@ -466,7 +492,7 @@ static void
 taste_add(struct rec_ranker *r, struct taste *t, const char *id,
     size_t idlen)
 {
-	const struct profile *p = profile_of(r, id, idlen);
+	const struct profile *p = profile_of(r, item_index(r, id, idlen));
 	size_t i;
 
 	if (p->creator >= 0)
@@ -486,10 +512,10 @@ taste_free(struct taste *t)
 /* 0..1: half for a shared creator, half for the share of the item's
  * tags the taste holds; *creator and *shared say which */
 static double
-affinity(struct rec_ranker *r, const struct taste *t, const char *id,
-    size_t idlen, int *creator, size_t *shared)
+affinity(struct rec_ranker *r, const struct taste *t, size_t k,
+    int *creator, size_t *shared)
 {
-	const struct profile *p = profile_of(r, id, idlen);
+	const struct profile *p = profile_of(r, k);
 	double a = 0;
 	size_t i, n = 0;
 
@@ -502,11 +528,11 @@ affinity(struct rec_ranker *r, const struct taste *t, const char *id,
 	return a;
 }
 
-/* the user's items into seen, their taste into t (either NULL); the
- * last user's items are kept, as -u and -x name the same one */
+/* the user's items marked seen in this list (seen 1), their taste into
+ * t (or NULL); the last user's items are kept, as -u and -x name the
+ * same one */
 static void
-history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
-    struct taste *t)
+history(struct rec_ranker *r, const char *user, int seen, struct taste *t)
 {
 	struct rec_strs *h = &r->hist_items;
 	size_t i;
@@ -532,7 +558,8 @@ history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
 	for (i = 0; i < h->n; i++) {
 		size_t len = strlen(h->v[i]);
 		if (seen)
-			rec_hash_put(seen, h->v[i], len, NULL);
+			item_at(r, item_index(r, h->v[i], len))->seen =
+			    r->stamp;
 		if (t)
 			taste_add(r, t, h->v[i], len);
 	}
@@ -663,9 +690,7 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 
 	r->o = *o;
 	r->db = db;
-	r->profiles.vsize = sizeof(struct profile);
-	r->pct.vsize = sizeof(double);
-	r->divkey.vsize = sizeof(char *);
+	r->items.vsize = sizeof(struct item);
 	r->nitems = -1;
 	if (db) {
 		/* one read transaction for all the lists: a statement
@@ -703,15 +728,14 @@ rec_ranker_free(struct rec_ranker *r)
 		sqlite3_finalize(r->field[i]);
 	free(r->field);
 	rec_hash_free(&r->fields);
-	for (i = 0; i < r->profiles.n; i++)
-		profile_free((struct profile *)r->profiles.val + i);
-	rec_hash_free(&r->profiles);
+	for (i = 0; i < r->items.n; i++) {
+		profile_free(&item_at(r, i)->prof);
+		free(item_at(r, i)->divkey);
+	}
+	rec_hash_free(&r->items);
+	free(r->gid);
 	rec_hash_free(&r->tagdict);
 	rec_hash_free(&r->credict);
-	rec_hash_free(&r->pct);
-	for (i = 0; i < r->divkey.n; i++)
-		free(((char **)r->divkey.val)[i]);
-	rec_hash_free(&r->divkey);
 	sqlite3_finalize(r->hist);
 	free(r->hist_user);
 	rec_strs_free(&r->hist_items);
@@ -772,19 +796,20 @@ static size_t
 removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 {
 	const struct rec_pool *p = r->pool;
-	struct rec_hash seen = {0}, unw = {0};
+	struct rec_hash unw = {0};
 	size_t i, j;
 
 	for (i = 0; i < r->o.unwanted.n; i++)
 		rec_hash_put(&unw, r->o.unwanted.v[i],
 		    strlen(r->o.unwanted.v[i]), NULL);
 	if (r->o.seen_user)
-		history(r, r->o.seen_user, &seen, NULL);
+		history(r, r->o.seen_user, 1, NULL);
 	for (i = j = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
 		size_t len = p->ids.keylen[c[i].uid];
-		int keep = rec_hash_get(&unw, id, len) == (size_t)-1 &&
-		    rec_hash_get(&seen, id, len) == (size_t)-1;
+		int keep = (!unw.n || rec_hash_get(&unw, id, len) ==
+		    (size_t)-1) && (!r->o.seen_user ||
+		    item_at(r, r->gid[c[i].uid])->seen != r->stamp);
 		if (keep && r->o.where) {
 			msgpack_object o;
 			jq_view(r, &c[i], &o);
@@ -796,7 +821,6 @@ removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 		else
 			free(c[i].why);
 	}
-	rec_hash_free(&seen);
 	rec_hash_free(&unw);
 	return j;
 }
@@ -879,8 +903,9 @@ popularity_shares(struct rec_ranker *r)
 				}
 				pct = (double)(sqlite3_int64)lo / r->nitems;
 			}
-			k = rec_hash_put(&r->pct, ids[i], idlen[i], NULL);
-			((double *)r->pct.val)[k] = pct;
+			k = item_index(r, ids[i], idlen[i]);
+			item_at(r, k)->pct = pct;
+			item_at(r, k)->has |= HAS_PCT;
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -905,12 +930,10 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 		popularity_shares(r);
 	for (i = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
-		size_t len = p->ids.keylen[c[i].uid], k;
+		size_t len = p->ids.keylen[c[i].uid], k = r->gid[c[i].uid];
 		double pct = 0.5;	/* unknown: middling */
-		int added;
 
-		k = rec_hash_put(&r->pct, id, len, &added);
-		if (added) {
+		if (!(item_at(r, k)->has & HAS_PCT)) {
 			char *pv = field_of(r, r->pop_col, id, len);
 			if (pv) {
 				sqlite3_reset(r->popcnt);
@@ -922,9 +945,10 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 				sqlite3_reset(r->popcnt);
 				free(pv);
 			}
-			((double *)r->pct.val)[k] = pct;
+			item_at(r, k)->pct = pct;
+			item_at(r, k)->has |= HAS_PCT;
 		} else
-			pct = ((double *)r->pct.val)[k];
+			pct = item_at(r, k)->pct;
 		c[i].r.score = (1 - nov) * c[i].r.score / scale +
 		    nov * (1 - pct);
 		if (pct < 0.5)
@@ -938,11 +962,9 @@ static double
 boost(struct rec_ranker *r, const struct taste *t, double w,
     struct rec_cand *c, unsigned creator, unsigned tags)
 {
-	const struct rec_pool *p = r->pool;
 	size_t sh;
 	int cr;
-	double a = affinity(r, t, p->ids.key[c->uid], p->ids.keylen[c->uid],
-	    &cr, &sh);
+	double a = affinity(r, t, r->gid[c->uid], &cr, &sh);
 
 	if (cr)
 		c->reasons |= creator;
@@ -963,7 +985,7 @@ boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	memset(&ut, 0, sizeof ut);
 	memset(&lt, 0, sizeof lt);
 	if (o->user)
-		history(r, o->user, NULL, &ut);
+		history(r, o->user, 0, &ut);
 	for (i = 0; i < o->like.n; i++)
 		taste_add(r, &lt, o->like.v[i], strlen(o->like.v[i]));
 	for (i = 0; i < n; i++) {
@@ -1025,11 +1047,9 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 
 	for (i = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
-		size_t len = p->ids.keylen[c[i].uid], k;
-		int added;
+		size_t len = p->ids.keylen[c[i].uid], k = r->gid[c[i].uid];
 
-		k = rec_hash_put(&r->divkey, id, len, &added);
-		if (added) {
+		if (!(item_at(r, k)->has & HAS_DIVKEY)) {
 			char *v = field_of(r, r->o.diversify, id, len), *dk = NULL;
 			if (v) {
 				struct rec_buf b = {0};
@@ -1037,9 +1057,10 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 				dk = b.data ? b.data : xstrdup("");
 				free(v);
 			}
-			((char **)r->divkey.val)[k] = dk;
+			item_at(r, k)->divkey = dk;
+			item_at(r, k)->has |= HAS_DIVKEY;
 		}
-		key[i] = ((char **)r->divkey.val)[k];	/* borrowed */
+		key[i] = item_at(r, k)->divkey;	/* borrowed */
 	}
 	m = rec_rank_cap(c, n, key, r->o.per);
 	free(key);
@@ -1088,6 +1109,23 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 
 	r->pool = p;
 	msgpack_zone_init(&r->zone, 4096);
+	if (++r->stamp == 0) {
+		/* a new stamp for this list; on wrapping, none is current */
+		for (i = 0; i < r->items.n; i++)
+			item_at(r, i)->seen = 0;
+		r->stamp = 1;
+	}
+	if (r->db) {
+		/* the pool's ids once into the ranker's items: the stages
+		 * below find an item by its index */
+		if (p->ids.n + 1 > r->capgid) {
+			r->capgid = p->ids.n + 1;
+			r->gid = xrealloc(r->gid, r->capgid * sizeof *r->gid);
+		}
+		for (i = 0; i < p->ids.n; i++)
+			r->gid[i] = item_index(r, p->ids.key[i],
+			    p->ids.keylen[i]);
+	}
 	n = rec_fuse(p, &o->fuse, &c);
 	if (o->fuse.mode != REC_FUSE_BEST)
 		provenance(r, c, n);

@@ -84,6 +84,22 @@ for m in itemknn ease als bpr; do
 		"rec-cf -m $m -k 30 -U all > g-$m.out && per_user -m $m -k 30 > p.out &&
 		 test \$(wc -l < g-$m.out) -gt 1500 && cmp g-$m.out p.out"
 done
+# the item-item models from their files beside the catalog: used while
+# the catalog is the one they were written for (ease's file in
+# itemknn's place gives ease's lists), else read from the catalog
+test_ok 'rec-train writes the files of the item-item models beside the catalog' \
+	'test -s f.db.cf.itemknn && test -s f.db.cf.ease && ! test -e f.db.cf.als'
+test_ok 'rec-cf --users: the model file is used while it is the catalog'"'"'s' \
+	'cp f.db.cf.itemknn knn.keep && cp f.db.cf.ease f.db.cf.itemknn &&
+	 rec-cf -m itemknn -k 30 -U all | cmp - g-ease.out && mv knn.keep f.db.cf.itemknn'
+test_ok 'rec-cf --users: a stale, short or bad model file is read from the catalog' \
+	'cp f.db f2.db && cp f.db.cf.ease f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 head -c 5000 f.db.cf.itemknn > f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 printf "RECKNN1\\nnot a model" > f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 rm f2.db.cf.itemknn && rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out'
 test_ok 'rec-cf --users: blocks of 7 users give the same (als)' \
 	'rec-cf -m als -k 30 -B 7 -U users.txt | cmp - g-als.out'
 test_ok 'rec-cf --users -: the users on stdin, in their order, one group each' \
