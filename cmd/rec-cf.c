@@ -142,26 +142,17 @@ cached_title(struct many *x, const char *id, size_t len)
 	return ((char **)x->titles.val)[k];
 }
 
-/* writes one user's list as a group */
+/* writes one user's list as a group: the records rec_pack_scored makes
+ * from {KEY: user}, byte for byte, packed here without its search of the
+ * original's keys (half a million records for MOVIES' users) */
 static void
 write_group(struct many *x, const char *user, const struct rec_hash *seeds,
     const struct rec_cf_hit *h, size_t n)
 {
-	msgpack_object_kv kv;
-	msgpack_object orig;
+	size_t i, srclen = strlen(x->src), keylen = strlen(x->key),
+	    ulen = strlen(user);
 	msgpack_packer pk;
-	size_t i;
 
-	/* the group key is the one key the records carry besides rec-cf's */
-	kv.key.type = MSGPACK_OBJECT_STR;
-	kv.key.via.str.ptr = x->key;
-	kv.key.via.str.size = (uint32_t)strlen(x->key);
-	kv.val.type = MSGPACK_OBJECT_STR;
-	kv.val.via.str.ptr = user;
-	kv.val.via.str.size = (uint32_t)strlen(user);
-	orig.type = MSGPACK_OBJECT_MAP;
-	orig.via.map.size = 1;
-	orig.via.map.ptr = &kv;
 	msgpack_packer_init(&pk, &x->rec, rec_buf_msgpack_write);
 	for (i = 0; i < n; i++) {
 		const char *id = x->m.ids.key[h[i].item];
@@ -170,14 +161,28 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 		if (!x->m.dim) {
 			const char *t = cached_title(x, seeds->key[h[i].seed],
 			    seeds->keylen[h[i].seed]);
-			rec_buf_printf(&x->why, "cf: you have '%s', often with "
-			    "it", t);
+			rec_buf_adds(&x->why, "cf: you have '");
+			rec_buf_adds(&x->why, t);
+			rec_buf_adds(&x->why, "', often with it");
 		} else
 			rec_buf_printf(&x->why, "cf: fits your history (%s)",
 			    x->model);
 		rec_buf_reset(&x->rec);
-		rec_pack_scored(&pk, &orig, id, len, h[i].score, x->src,
-		    x->why.data);
+		msgpack_pack_map(&pk, 6);
+		msgpack_pack_str_with_body(&pk, "id", 2);
+		msgpack_pack_str_with_body(&pk, id, len);
+		msgpack_pack_str_with_body(&pk, "score", 5);
+		msgpack_pack_double(&pk, h[i].score);
+		msgpack_pack_str_with_body(&pk, "src", 3);
+		msgpack_pack_str_with_body(&pk, x->src, srclen);
+		msgpack_pack_str_with_body(&pk, "scores", 6);
+		msgpack_pack_map(&pk, 1);
+		msgpack_pack_str_with_body(&pk, x->src, srclen);
+		msgpack_pack_double(&pk, h[i].score);
+		msgpack_pack_str_with_body(&pk, "why", 3);
+		msgpack_pack_str_with_body(&pk, x->why.data, x->why.len);
+		msgpack_pack_str_with_body(&pk, x->key, keylen);
+		msgpack_pack_str_with_body(&pk, user, ulen);
 		rec_write_msgpack(x->w, x->rec.data, x->rec.len);
 	}
 	x->nout += n;
