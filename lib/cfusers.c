@@ -364,9 +364,15 @@ rec_cf_model_free(struct rec_cf_model *m)
 struct rec_cf_scorer {
 	const struct rec_cf_model *m;
 	size_t k;
-	/* per item, for the user being scored (stamp says which) */
-	double *s, *best;
-	uint32_t *bseed, *stamp, *seedmark, *order;
+	/* per item, for the user being scored (stamp says which), side
+	 * by side: a neighbour costs one cache line, not five */
+	struct acc {
+		double s, best;		/* the sum, and its largest part */
+		uint32_t bseed;		/* the seed of that part */
+		uint32_t stamp;		/* s, best, bseed are this user's */
+		uint32_t seedmark;	/* the user has the item */
+		uint32_t pad;
+	} *acc;
 	uint32_t cur;
 	uint32_t *touched;
 	size_t ntouched;
@@ -385,13 +391,8 @@ rec_cf_scorer_new(const struct rec_cf_model *m, size_t k, size_t block)
 	c->m = m;
 	c->k = k;
 	c->block = block ? block : 1;
-	c->stamp = xcalloc(m->n + 1, sizeof *c->stamp);
-	c->seedmark = xcalloc(m->n + 1, sizeof *c->seedmark);
 	if (!m->dim) {
-		c->s = xcalloc(m->n + 1, sizeof *c->s);
-		c->best = xcalloc(m->n + 1, sizeof *c->best);
-		c->bseed = xcalloc(m->n + 1, sizeof *c->bseed);
-		c->order = xcalloc(m->n + 1, sizeof *c->order);
+		c->acc = xcalloc(m->n + 1, sizeof *c->acc);
 		c->touched = xcalloc(m->n + 1, sizeof *c->touched);
 		c->heap = xcalloc(k + 1, sizeof *c->heap);
 	} else {
@@ -407,12 +408,7 @@ rec_cf_scorer_free(struct rec_cf_scorer *c)
 {
 	if (!c)
 		return;
-	free(c->s);
-	free(c->best);
-	free(c->bseed);
-	free(c->order);
-	free(c->stamp);
-	free(c->seedmark);
+	free(c->acc);
 	free(c->touched);
 	free(c->heap);
 	free(c->q);
@@ -426,8 +422,7 @@ static uint32_t
 next_stamp(struct rec_cf_scorer *c)
 {
 	if (++c->cur == 0) {
-		memset(c->stamp, 0, c->m->n * sizeof *c->stamp);
-		memset(c->seedmark, 0, c->m->n * sizeof *c->seedmark);
+		memset(c->acc, 0, c->m->n * sizeof *c->acc);
 		c->cur = 1;
 	}
 	return c->cur;
@@ -447,7 +442,7 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		    seeds->keylen[s]);
 		ix[s] = t == (size_t)-1 ? (uint32_t)-1 : (uint32_t)t;
 		if (t != (size_t)-1)
-			c->seedmark[t] = cur;
+			c->acc[t].seedmark = cur;
 	}
 	c->ntouched = 0;
 	for (s = 0; s < seeds->n; s++) {
@@ -458,32 +453,32 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		for (end = j + m->count[ix[s]]; j < end; j++) {
 			uint32_t nb = m->nbr[j];
 			double v = m->sim[j];
-			if (c->seedmark[nb] == cur)
+			struct acc *a = &c->acc[nb];
+			if (a->seedmark == cur)
 				continue;
-			if (c->stamp[nb] != cur) {
-				c->stamp[nb] = cur;
-				c->s[nb] = 0;
-				c->best[nb] = 0;
-				c->bseed[nb] = 0;
-				c->order[nb] = (uint32_t)c->ntouched;
+			if (a->stamp != cur) {
+				a->stamp = cur;
+				a->s = 0;
+				a->best = 0;
+				a->bseed = 0;
 				c->touched[c->ntouched++] = nb;
 			}
-			c->s[nb] += v;
-			if (v > c->best[nb]) {
-				c->best[nb] = v;
-				c->bseed[nb] = (uint32_t)s;
+			a->s += v;
+			if (v > a->best) {
+				a->best = v;
+				a->bseed = (uint32_t)s;
 			}
 		}
 	}
 	free(ix);
 	for (i = 0; i < c->ntouched; i++)
-		rec_topk_push(c->heap, &nh, c->k, c->s[c->touched[i]], i);
+		rec_topk_push(c->heap, &nh, c->k, c->acc[c->touched[i]].s, i);
 	rec_scored_sort(c->heap, nh, sizeof *c->heap);
 	for (i = 0; i < nh; i++) {
 		uint32_t it = c->touched[c->heap[i].index];
 		out[i].item = it;
 		out[i].score = c->heap[i].score;
-		out[i].seed = c->bseed[it];
+		out[i].seed = c->acc[it].bseed;
 	}
 	return nh;
 }
