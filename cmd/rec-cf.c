@@ -113,6 +113,7 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 struct many {
 	const char *model, *kind, *src, *key;
 	size_t limit, block;
+	size_t cut;			/* --cut, or 0 */
 	struct rec_cf_model m;
 	struct rec_cf_scorer *sc;
 	struct rec_writer *w;
@@ -144,7 +145,9 @@ cached_title(struct many *x, const char *id, size_t len)
 
 /* writes one user's list as a group: the records rec_pack_scored makes
  * from {KEY: user}, byte for byte, packed here without its search of the
- * original's keys (half a million records for MOVIES' users) */
+ * original's keys (half a million records for MOVIES' users).  With
+ * --cut N, a list longer than N + 1 is its first N and its last, which
+ * says in "cut" the best score left out (rec-candidates(5)). */
 static void
 write_group(struct many *x, const char *user, const struct rec_hash *seeds,
     const struct rec_cf_hit *h, size_t n)
@@ -155,8 +158,15 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 
 	msgpack_packer_init(&pk, &x->rec, rec_buf_msgpack_write);
 	for (i = 0; i < n; i++) {
-		const char *id = x->m.ids.key[h[i].item];
-		size_t len = x->m.ids.keylen[h[i].item];
+		const char *id;
+		size_t len;
+		int last = 0;
+		if (x->cut && n > x->cut + 1 && i == x->cut) {
+			i = n - 1;	/* the last, after the first N */
+			last = 1;
+		}
+		id = x->m.ids.key[h[i].item];
+		len = x->m.ids.keylen[h[i].item];
 		rec_buf_reset(&x->why);
 		if (!x->m.dim) {
 			const char *t = cached_title(x, seeds->key[h[i].seed],
@@ -168,7 +178,7 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 			rec_buf_printf(&x->why, "cf: fits your history (%s)",
 			    x->model);
 		rec_buf_reset(&x->rec);
-		msgpack_pack_map(&pk, 6);
+		msgpack_pack_map(&pk, 6 + (uint32_t)last);
 		msgpack_pack_str_with_body(&pk, "id", 2);
 		msgpack_pack_str_with_body(&pk, id, len);
 		msgpack_pack_str_with_body(&pk, "score", 5);
@@ -181,11 +191,15 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 		msgpack_pack_double(&pk, h[i].score);
 		msgpack_pack_str_with_body(&pk, "why", 3);
 		msgpack_pack_str_with_body(&pk, x->why.data, x->why.len);
+		if (last) {
+			msgpack_pack_str_with_body(&pk, "cut", 3);
+			msgpack_pack_double(&pk, h[x->cut].score);
+		}
 		msgpack_pack_str_with_body(&pk, x->key, keylen);
 		msgpack_pack_str_with_body(&pk, user, ulen);
 		rec_write_msgpack(x->w, x->rec.data, x->rec.len);
+		x->nout++;
 	}
-	x->nout += n;
 }
 
 /* scores the users gathered and writes their lists, in their order */
@@ -260,7 +274,8 @@ add_user(struct many *x, const char *user, size_t len)
 
 static void
 score_users(const char *users, const char *model, const char *kind,
-    const char *src, const char *key, size_t limit, size_t block, int mp)
+    const char *src, const char *key, size_t limit, size_t block,
+    size_t cut, int mp)
 {
 	struct many x;
 	struct rec_writer w;
@@ -273,6 +288,7 @@ score_users(const char *users, const char *model, const char *kind,
 	x.key = key;
 	x.limit = limit;
 	x.block = block;
+	x.cut = cut;
 	x.titles.vsize = sizeof(char *);
 	rec_cf_model_load(&x.m, cat, model, kind);
 	x.sc = rec_cf_scorer_new(&x.m, limit, block);
@@ -349,7 +365,7 @@ main(int argc, char **argv)
 	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
 	const char *like = NULL, *user = NULL, *users = NULL;
 	const char *group = "user";
-	size_t block = 256;
+	size_t block = 256, cut = 0;
 	char *kind;
 	size_t limit = 100, i, n = 0;
 	struct rec_hash seeds = {0}, allow = {0};
@@ -370,6 +386,7 @@ main(int argc, char **argv)
 			block = (size_t)rec_arg_number("--block", optarg, 1,
 			    65536);
 			break;
+		case 'C': cut = rec_arg_count("--cut", optarg); break;
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
 		case 'g': group = optarg; break;
@@ -392,13 +409,16 @@ main(int argc, char **argv)
 	    !strcmp(group, "score") || !strcmp(group, "src") ||
 	    !strcmp(group, "scores") || !strcmp(group, "why")))
 		rec_usage_die("--group: '%s' cannot be a group key", group);
+	if (cut && !users)
+		rec_usage_die("--cut needs --users");
 	if (users && all)
 		rec_usage_die("--users scores the whole catalog: no --all");
 	cat = rec_catalog_load(dbpath);
 	db = cat->db;
 	kind = model_kind(model);
 	if (users) {
-		score_users(users, model, kind, src, group, limit, block, mp);
+		score_users(users, model, kind, src, group, limit, block, cut,
+		    mp);
 		free(kind);
 		rec_catalog_close(cat);
 		rec_exit(0);

@@ -364,15 +364,15 @@ rec_cf_model_free(struct rec_cf_model *m)
 struct rec_cf_scorer {
 	const struct rec_cf_model *m;
 	size_t k;
-	/* per item, for the user being scored (stamp says which), side
-	 * by side: a neighbour costs one cache line, not five */
+	/* per item, for the user being scored, side by side (a neighbour
+	 * costs one cache line, not four), all zero again after each
+	 * user for the items touched */
 	struct acc {
 		double s, best;		/* the sum, and its largest part */
 		uint32_t bseed;		/* the seed of that part */
-		uint32_t stamp;		/* s, best, bseed are this user's */
-		uint32_t seedmark;	/* the user has the item */
-		uint32_t pad;
+		uint32_t mark;		/* touched: in touched[] */
 	} *acc;
+	uint32_t *seedmark;		/* cur: the user has the item */
 	uint32_t cur;
 	uint32_t *touched;
 	size_t ntouched;
@@ -393,6 +393,7 @@ rec_cf_scorer_new(const struct rec_cf_model *m, size_t k, size_t block)
 	c->block = block ? block : 1;
 	if (!m->dim) {
 		c->acc = xcalloc(m->n + 1, sizeof *c->acc);
+		c->seedmark = xcalloc(m->n + 1, sizeof *c->seedmark);
 		c->touched = xcalloc(m->n + 1, sizeof *c->touched);
 		c->heap = xcalloc(k + 1, sizeof *c->heap);
 	} else {
@@ -409,6 +410,7 @@ rec_cf_scorer_free(struct rec_cf_scorer *c)
 	if (!c)
 		return;
 	free(c->acc);
+	free(c->seedmark);
 	free(c->touched);
 	free(c->heap);
 	free(c->q);
@@ -422,7 +424,7 @@ static uint32_t
 next_stamp(struct rec_cf_scorer *c)
 {
 	if (++c->cur == 0) {
-		memset(c->acc, 0, c->m->n * sizeof *c->acc);
+		memset(c->seedmark, 0, c->m->n * sizeof *c->seedmark);
 		c->cur = 1;
 	}
 	return c->cur;
@@ -442,7 +444,7 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		    seeds->keylen[s]);
 		ix[s] = t == (size_t)-1 ? (uint32_t)-1 : (uint32_t)t;
 		if (t != (size_t)-1)
-			c->acc[t].seedmark = cur;
+			c->seedmark[t] = cur;
 	}
 	c->ntouched = 0;
 	for (s = 0; s < seeds->n; s++) {
@@ -450,29 +452,27 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		if (ix[s] == (uint32_t)-1 || m->first[ix[s]] == (uint64_t)-1)
 			continue;
 		j = m->first[ix[s]];
+		/* without branches, which the data would mispredict: the
+		 * user's own items are summed too and left out below (their
+		 * sums touch no other item's) */
 		for (end = j + m->count[ix[s]]; j < end; j++) {
 			uint32_t nb = m->nbr[j];
 			double v = m->sim[j];
 			struct acc *a = &c->acc[nb];
-			if (a->seedmark == cur)
-				continue;
-			if (a->stamp != cur) {
-				a->stamp = cur;
-				a->s = 0;
-				a->best = 0;
-				a->bseed = 0;
-				c->touched[c->ntouched++] = nb;
-			}
+			int gt = v > a->best;
+			c->touched[c->ntouched] = nb;
+			c->ntouched += !a->mark;
+			a->mark = 1;
 			a->s += v;
-			if (v > a->best) {
-				a->best = v;
-				a->bseed = (uint32_t)s;
-			}
+			a->best = gt ? v : a->best;
+			a->bseed = gt ? (uint32_t)s : a->bseed;
 		}
 	}
 	free(ix);
 	for (i = 0; i < c->ntouched; i++)
-		rec_topk_push(c->heap, &nh, c->k, c->acc[c->touched[i]].s, i);
+		if (c->seedmark[c->touched[i]] != cur)
+			rec_topk_push(c->heap, &nh, c->k,
+			    c->acc[c->touched[i]].s, i);
 	rec_scored_sort(c->heap, nh, sizeof *c->heap);
 	for (i = 0; i < nh; i++) {
 		uint32_t it = c->touched[c->heap[i].index];
@@ -480,6 +480,8 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		out[i].score = c->heap[i].score;
 		out[i].seed = c->acc[it].bseed;
 	}
+	for (i = 0; i < c->ntouched; i++)
+		memset(&c->acc[c->touched[i]], 0, sizeof *c->acc);
 	return nh;
 }
 

@@ -245,6 +245,8 @@ struct rec_ranker {
 	msgpack_zone zone;
 	struct rec_buf view, err;
 	int txn;			/* a read transaction is open */
+	int has_cut, sure;		/* rec_ranker_cut, rec_ranker_sure */
+	double cut;
 };
 
 /* the value of a column for an item, as text (NULL when missing);
@@ -1092,6 +1094,58 @@ mmr(struct rec_ranker *r, struct rec_cand *c, size_t n, size_t k)
 }
 
 void
+rec_ranker_cut(struct rec_ranker *r, int has, double cut)
+{
+	r->has_cut = has;
+	r->cut = cut;
+}
+
+int
+rec_ranker_sure(const struct rec_ranker *r)
+{
+	return r->sure;
+}
+
+/* Whether the list of a cut pool is the whole pool's.  The records left
+ * out scored between lo, the last record's (the lowest of the list), and
+ * r->cut.  With the last record kept by the removals, lo and hi are the
+ * whole pool's, so every candidate ranked has the score it would have
+ * had; one left out would have had at most its scaled score plus the
+ * largest boosts (an affinity of 0.5 per creator and per tags the
+ * catalog has, a novelty of 1).  Sorting puts everything scored below
+ * the limit-th candidate after it, and the per-value caps and --unique
+ * keep the first of each in that order, so such candidates change
+ * nothing before it: the list is the whole one's when the bound is
+ * below the limit-th's score (by a margin for rounding). */
+static int
+cut_sure(const struct rec_ranker *r, const struct rec_cand *c, size_t n,
+    double lo, double hi, int last_kept)
+{
+	const struct rec_rank_opts *o = &r->o;
+	double ub, amax, t;
+
+	if (o->fuse.mode != REC_FUSE_BEST || o->by || o->where ||
+	    o->mmr >= 0 || !last_kept || !o->limit ||
+	    o->limit == (size_t)-1 || n < o->limit || !(r->cut >= lo))
+		return 0;
+	t = c[o->limit - 1].r.score;
+	if (o->user || o->like.n || o->novelty > 0) {
+		amax = (r->creator_col ? 0.5 : 0) + (r->tag_cols.n ? 0.5 : 0);
+		ub = hi > lo ? (r->cut - lo) / (hi - lo) : 1;
+		if (o->user)
+			ub += o->personal * amax;
+		if (o->like.n)
+			ub += o->like_weight * amax;
+		if (o->novelty > 0)
+			ub = (1 - o->novelty) * ub / (1 + (o->user ?
+			    o->personal : 0) + (o->like.n ? o->like_weight :
+			    0)) + o->novelty;
+	} else
+		ub = r->cut;
+	return ub + 1e-9 * (fabs(ub) + 1) < t;
+}
+
+void
 rec_ranker_user(struct rec_ranker *r, const char *user,
     const char *seen_user)
 {
@@ -1106,6 +1160,8 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 	const struct rec_rank_opts *o = &r->o;
 	struct rec_cand *c;
 	size_t n, i;
+	double cut_lo = 0, cut_hi = 0;
+	int last_kept = 0;
 
 	r->pool = p;
 	msgpack_zone_init(&r->zone, 4096);
@@ -1130,6 +1186,24 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 	if (o->fuse.mode != REC_FUSE_BEST)
 		provenance(r, c, n);
 	n = removals(r, c, n);
+	if (r->has_cut && p->n) {
+		/* the pool's last record, the lowest of the cut list: its
+		 * id once in the pool, kept, its score the lowest */
+		size_t last = rec_hash_get(&p->ids, p->raw.data +
+		    p->idoff[p->n - 1], p->idlen[p->n - 1]), at = n;
+		cut_lo = INFINITY;
+		cut_hi = -INFINITY;
+		for (i = 0; i < n; i++) {
+			if (c[i].r.score < cut_lo)
+				cut_lo = c[i].r.score;
+			if (c[i].r.score > cut_hi)
+				cut_hi = c[i].r.score;
+			if (c[i].uid == last)
+				at = i;
+		}
+		last_kept = at < n && p->first[last] == p->n - 1 &&
+		    c[at].r.score == cut_lo;
+	}
 	if (o->by)
 		for (i = 0; i < n; i++) {
 			msgpack_object obj;
@@ -1146,6 +1220,7 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 		n = diversify(r, c, n);
 	if (o->mmr >= 0)
 		mmr(r, c, n, o->limit < n ? o->limit : n);
+	r->sure = !r->has_cut || cut_sure(r, c, n, cut_lo, cut_hi, last_kept);
 	for (i = o->limit; i < n; i++)
 		free(c[i].why);
 	if (n > o->limit)

@@ -205,6 +205,17 @@ size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 /* the user of --user and of --exclude-seen from now on (borrowed;
  * NULL: none), for a grouped stream ranked list by list; a ranker made
  * without either has no catalog to read them from */
+/* A cut list (rec-cf --cut, rec-candidates(5)): the next pool holds the
+ * best records of a longer list, then its last (the lowest score), and
+ * those left out between scored at most cut.  rec_ranker_rank then says
+ * through rec_ranker_sure whether its list is the longer one's for sure:
+ * whether none of those left out could have come into the first limit
+ * (stages that read every record, fusion, by, where and mmr, never
+ * are).  has 0: the next pool is whole. */
+void rec_ranker_cut(struct rec_ranker *r, int has, double cut);
+/* 1: the last list ranked is the one the whole pool gives; 0: it was
+ * cut, and those left out might have changed it */
+int rec_ranker_sure(const struct rec_ranker *r);
 void rec_ranker_user(struct rec_ranker *r, const char *user,
     const char *seen_user);
 void rec_ranker_free(struct rec_ranker *r);
