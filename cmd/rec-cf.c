@@ -375,7 +375,7 @@ main(int argc, char **argv)
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	struct rec_buf why = {0};
-	int c, all = 0, mp = 0, frompool;
+	int c, all = 0, mp = 0, frompool, doindex = 0;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, shortopts, longopts,
@@ -390,6 +390,7 @@ main(int argc, char **argv)
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
 		case 'g': group = optarg; break;
+		case 'I': doindex = 1; break;
 		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'l': like = optarg; break;
 		case 'm': model = optarg; break;
@@ -403,6 +404,16 @@ main(int argc, char **argv)
 		}
 	if (optind < argc)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
+	if (doindex) {
+		const char *path = rec_catalog_path(dbpath);
+		if (like || user || users)
+			rec_usage_die("--index takes no query");
+		rec_catalog_close(rec_catalog_load(path));	/* a catalog */
+		if (rec_cf_model_index(path) < 0)
+			rec_die("cannot write the model files beside '%s': %m",
+			    path);
+		rec_exit(0);
+	}
 	if ((like != NULL) + (user != NULL) + (users != NULL) != 1)
 		rec_usage_die("give --like, --user or --users (one of them)");
 	if (users && (!*group || !strcmp(group, "id") ||

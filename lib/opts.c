@@ -89,6 +89,8 @@ static const struct rec_opt cf_opts[] = {
 	    "records", REC_V_NONE, NULL },
 	{ 'g', "group", "KEY", "--users: the group key of the records "
 	    "(default user)", REC_V_NONE, NULL },
+	{ 'I', "index", NULL, "write the files of the item-item models, "
+	    "CATALOG.cf.MODEL", REC_V_NONE, NULL },
 	{ 'k', "limit", "N", "write at most N records (default 100)",
 	    REC_V_COUNT, NULL },
 	{ 'l', "like", "ID,...", "items co-consumed with these (which are left "
@@ -113,7 +115,8 @@ const struct rec_tooldef rec_tool_cf = {
 	"-l ID,... | -u USER\n"
 	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
 	"[-g KEY] [-B N]\n"
-	"              [-C N] -U FILE|all\n", 23,
+	"              [-C N] -U FILE|all\n"
+	"       rec-cf -I [-d CATALOG]\n", 23,
 	"Collaborative filtering: items people consumed together with the "
 	"liked items (item ids of the catalog).",
 	NULL, NULL, 1, cf_opts
