@@ -439,6 +439,7 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 	size_t s, i, nh = 0;
 
 	ix = xcalloc(seeds->n + 1, sizeof *ix);
+	c->ntouched = 0;
 	for (s = 0; s < seeds->n; s++) {
 		size_t t = rec_hash_get(&m->ids, seeds->key[s],
 		    seeds->keylen[s]);
@@ -446,8 +447,14 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		if (t != (size_t)-1)
 			c->seedmark[t] = cur;
 	}
-	c->ntouched = 0;
 	for (s = 0; s < seeds->n; s++) {
+		/* locals, so that the count stays in a register rather than
+		 * going through memory at every neighbour */
+		struct acc *restrict acc = c->acc;
+		uint32_t *restrict touched = c->touched;
+		const uint32_t *nbr = m->nbr;
+		const double *sim = m->sim;
+		size_t nt = c->ntouched;
 		uint64_t j, end;
 		if (ix[s] == (uint32_t)-1 || m->first[ix[s]] == (uint64_t)-1)
 			continue;
@@ -456,17 +463,19 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		 * user's own items are summed too and left out below (their
 		 * sums touch no other item's) */
 		for (end = j + m->count[ix[s]]; j < end; j++) {
-			uint32_t nb = m->nbr[j];
-			double v = m->sim[j];
-			struct acc *a = &c->acc[nb];
-			int gt = v > a->best;
-			c->touched[c->ntouched] = nb;
-			c->ntouched += !a->mark;
+			uint32_t nb = nbr[j];
+			double v = sim[j];
+			struct acc *a = &acc[nb];
+			double b = a->best;
+			uint32_t gt = -(uint32_t)(v > b);	/* all ones */
+			touched[nt] = nb;
+			nt += !a->mark;
 			a->mark = 1;
 			a->s += v;
-			a->best = gt ? v : a->best;
-			a->bseed = gt ? (uint32_t)s : a->bseed;
+			a->best = v > b ? v : b;
+			a->bseed ^= (a->bseed ^ (uint32_t)s) & gt;
 		}
+		c->ntouched = nt;
 	}
 	free(ix);
 	for (i = 0; i < c->ntouched; i++)
