@@ -482,7 +482,7 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		if (c->seedmark[c->touched[i]] != cur)
 			rec_topk_push(c->heap, &nh, c->k,
 			    c->acc[c->touched[i]].s, i);
-	rec_scored_sort(c->heap, nh, sizeof *c->heap);
+	rec_topk_sort(c->heap, nh);
 	for (i = 0; i < nh; i++) {
 		uint32_t it = c->touched[c->heap[i].index];
 		out[i].item = it;
@@ -580,7 +580,7 @@ rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
 		}
 		for (u = 0; u < nb; u++) {
 			struct rec_scored *h = c->heaps + u * (c->k + 1);
-			rec_scored_sort(h, c->nheap[u], sizeof *h);
+			rec_topk_sort(h, c->nheap[u]);
 			for (i = 0; i < c->nheap[u]; i++) {
 				out[b0 + u][i].item = (uint32_t)h[i].index;
 				out[b0 + u][i].score = h[i].score;
