@@ -240,16 +240,18 @@ flush_block(struct many *x)
 	x->n = 0;
 }
 
-/* adds a user to the block; one without history (or factors) has no
- * list, and says so unless --lenient */
+/* adds a user to the block (have: their items are in the block's next
+ * seeds already); one without history (or factors) has no list, and
+ * says so unless --lenient */
 static void
-add_user(struct many *x, const char *user, size_t len)
+add_user(struct many *x, const char *user, size_t len, int have)
 {
 	char *u = xstrndup(user, len);
 	struct rec_hash *sd = &x->seeds[x->n];
 
 	x->nusers++;
-	user_items(u, sd);
+	if (!have)
+		user_items(u, sd);
 	if (!sd->n) {
 		if (!lenient)
 			rec_warn("user '%s' has no history: no list", u);
@@ -303,12 +305,32 @@ score_users(const char *users, const char *model, const char *kind,
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		rec_sqlite_die(db, "the catalog");
 	if (!strcmp(users, "all")) {
-		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT DISTINCT "
-		    "user FROM interactions ORDER BY user", "listing the users");
-		while (rec_catalog_step(cat, st, "listing the users"))
-			add_user(&x, (const char *)sqlite3_column_text(st, 0),
-			    (size_t)sqlite3_column_bytes(st, 0));
+		/* every user's items in one scan, users in the order of
+		 * rec-batch -l, each one's items in the order a query for
+		 * the user alone gives (the index's: rowid) */
+		static const char what[] = "reading the users' items";
+		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT user, item "
+		    "FROM interactions ORDER BY user, rowid", what);
+		struct rec_buf cur = {0};
+		int have = 0;
+		while (rec_catalog_step(cat, st, what)) {
+			const char *u = (const char *)sqlite3_column_text(st, 0);
+			size_t ul = (size_t)sqlite3_column_bytes(st, 0);
+			if (!have || cur.len != ul || memcmp(cur.data, u, ul)) {
+				if (have)
+					add_user(&x, cur.data, cur.len, 1);
+				rec_buf_reset(&cur);
+				rec_buf_add(&cur, u, ul);
+				have = 1;
+			}
+			rec_hash_put(&x.seeds[x.n], (const char *)
+			    sqlite3_column_text(st, 1),
+			    (size_t)sqlite3_column_bytes(st, 1), NULL);
+		}
 		sqlite3_reset(st);
+		if (have)
+			add_user(&x, cur.data, cur.len, 1);
+		rec_buf_free(&cur);
 	} else {
 		FILE *fp = strcmp(users, "-") ? fopen(users, "r") : stdin;
 		const char *name = strcmp(users, "-") ? users : "stdin";
@@ -331,7 +353,7 @@ score_users(const char *users, const char *model, const char *kind,
 			    rec_utf8_valid(line, (size_t)n) != (size_t)n)
 				rec_die("%s:%lu: not a user id (a NUL byte or "
 				    "invalid UTF-8)", name, lineno);
-			add_user(&x, line, (size_t)n);
+			add_user(&x, line, (size_t)n, 0);
 		}
 		if (ferror(fp))
 			rec_die("%s: read error: %m", name);
