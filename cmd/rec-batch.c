@@ -906,7 +906,13 @@ run_grouped(char **argv, size_t argc, const char *command, int resume)
 		memcpy(av, argv, argc * sizeof *av);
 		if (pipe2(p, O_CLOEXEC) < 0)
 			rec_die("pipe: %m");
+		/* msgpack down the pipe, as between rec's own stages: a
+		 * tool's JSON output of every score and the parse of it
+		 * back were a third of the grouped for-user's time */
+		static char fmt[] = "REC_FORMAT=msgpack";
+		char *env[] = { fmt, NULL };
 		c.argv = av;
+		c.env = env;
 		c.in = in;
 		c.out = p[1];
 		pid = rec_child_start(&c);

@@ -73,15 +73,15 @@ title_of(const char *id)
 static void
 user_items(const char *user, struct rec_hash *seeds)
 {
-	sqlite3_stmt *st;
+	static const char what[] = "reading a user's items";
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT item FROM "
+	    "interactions WHERE user = ?", what);
 
-	sqlite3_prepare_v2(db, "SELECT item FROM interactions WHERE user = ?",
-	    -1, &st, NULL);
 	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (rec_catalog_step(cat, st, what))
 		rec_hash_put(seeds, (const char *)sqlite3_column_text(st, 0),
 		    (size_t)sqlite3_column_bytes(st, 0), NULL);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 }
 
 static int
@@ -113,6 +113,7 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 struct many {
 	const char *model, *kind, *src, *key;
 	size_t limit, block;
+	size_t cut;			/* --cut, or 0 */
 	struct rec_cf_model m;
 	struct rec_cf_scorer *sc;
 	struct rec_writer *w;
@@ -142,45 +143,63 @@ cached_title(struct many *x, const char *id, size_t len)
 	return ((char **)x->titles.val)[k];
 }
 
-/* writes one user's list as a group */
+/* writes one user's list as a group: the records rec_pack_scored makes
+ * from {KEY: user}, byte for byte, packed here without its search of the
+ * original's keys (half a million records for MOVIES' users).  With
+ * --cut N, a list longer than N + 1 is its first N and its last, which
+ * says in "cut" the best score left out (rec-candidates(5)). */
 static void
 write_group(struct many *x, const char *user, const struct rec_hash *seeds,
     const struct rec_cf_hit *h, size_t n)
 {
-	msgpack_object_kv kv;
-	msgpack_object orig;
+	size_t i, srclen = strlen(x->src), keylen = strlen(x->key),
+	    ulen = strlen(user);
 	msgpack_packer pk;
-	size_t i;
 
-	/* the group key is the one key the records carry besides rec-cf's */
-	kv.key.type = MSGPACK_OBJECT_STR;
-	kv.key.via.str.ptr = x->key;
-	kv.key.via.str.size = (uint32_t)strlen(x->key);
-	kv.val.type = MSGPACK_OBJECT_STR;
-	kv.val.via.str.ptr = user;
-	kv.val.via.str.size = (uint32_t)strlen(user);
-	orig.type = MSGPACK_OBJECT_MAP;
-	orig.via.map.size = 1;
-	orig.via.map.ptr = &kv;
 	msgpack_packer_init(&pk, &x->rec, rec_buf_msgpack_write);
 	for (i = 0; i < n; i++) {
-		const char *id = x->m.ids.key[h[i].item];
-		size_t len = x->m.ids.keylen[h[i].item];
+		const char *id;
+		size_t len;
+		int last = 0;
+		if (x->cut && n > x->cut + 1 && i == x->cut) {
+			i = n - 1;	/* the last, after the first N */
+			last = 1;
+		}
+		id = x->m.ids.key[h[i].item];
+		len = x->m.ids.keylen[h[i].item];
 		rec_buf_reset(&x->why);
 		if (!x->m.dim) {
 			const char *t = cached_title(x, seeds->key[h[i].seed],
 			    seeds->keylen[h[i].seed]);
-			rec_buf_printf(&x->why, "cf: you have '%s', often with "
-			    "it", t);
+			rec_buf_adds(&x->why, "cf: you have '");
+			rec_buf_adds(&x->why, t);
+			rec_buf_adds(&x->why, "', often with it");
 		} else
 			rec_buf_printf(&x->why, "cf: fits your history (%s)",
 			    x->model);
 		rec_buf_reset(&x->rec);
-		rec_pack_scored(&pk, &orig, id, len, h[i].score, x->src,
-		    x->why.data);
+		msgpack_pack_map(&pk, 6 + (uint32_t)last);
+		msgpack_pack_str_with_body(&pk, "id", 2);
+		msgpack_pack_str_with_body(&pk, id, len);
+		msgpack_pack_str_with_body(&pk, "score", 5);
+		msgpack_pack_double(&pk, h[i].score);
+		msgpack_pack_str_with_body(&pk, "src", 3);
+		msgpack_pack_str_with_body(&pk, x->src, srclen);
+		msgpack_pack_str_with_body(&pk, "scores", 6);
+		msgpack_pack_map(&pk, 1);
+		msgpack_pack_str_with_body(&pk, x->src, srclen);
+		msgpack_pack_double(&pk, h[i].score);
+		msgpack_pack_str_with_body(&pk, "why", 3);
+		msgpack_pack_str_with_body(&pk, x->why.data, x->why.len);
+		if (last) {
+			msgpack_pack_str_with_body(&pk, "cut", 3);
+			msgpack_pack_double(&pk, h[x->cut].score);
+		}
+		msgpack_pack_str_with_body(&pk, x->key, keylen);
+		msgpack_pack_str_with_body(&pk, user, ulen);
 		rec_write_msgpack(x->w, x->rec.data, x->rec.len);
+		x->nout++;
 	}
-	x->nout += n;
 }
 
 /* scores the users gathered and writes their lists, in their order */
@@ -221,16 +240,18 @@ flush_block(struct many *x)
 	x->n = 0;
 }
 
-/* adds a user to the block; one without history (or factors) has no
- * list, and says so unless --lenient */
+/* adds a user to the block (have: their items are in the block's next
+ * seeds already); one without history (or factors) has no list, and
+ * says so unless --lenient */
 static void
-add_user(struct many *x, const char *user, size_t len)
+add_user(struct many *x, const char *user, size_t len, int have)
 {
 	char *u = xstrndup(user, len);
 	struct rec_hash *sd = &x->seeds[x->n];
 
 	x->nusers++;
-	user_items(u, sd);
+	if (!have)
+		user_items(u, sd);
 	if (!sd->n) {
 		if (!lenient)
 			rec_warn("user '%s' has no history: no list", u);
@@ -255,7 +276,8 @@ add_user(struct many *x, const char *user, size_t len)
 
 static void
 score_users(const char *users, const char *model, const char *kind,
-    const char *src, const char *key, size_t limit, size_t block, int mp)
+    const char *src, const char *key, size_t limit, size_t block,
+    size_t cut, int mp)
 {
 	struct many x;
 	struct rec_writer w;
@@ -268,6 +290,7 @@ score_users(const char *users, const char *model, const char *kind,
 	x.key = key;
 	x.limit = limit;
 	x.block = block;
+	x.cut = cut;
 	x.titles.vsize = sizeof(char *);
 	rec_cf_model_load(&x.m, cat, model, kind);
 	x.sc = rec_cf_scorer_new(&x.m, limit, block);
@@ -277,13 +300,37 @@ score_users(const char *users, const char *model, const char *kind,
 	x.hits = xcalloc(block * (limit ? limit : 1), sizeof *x.hits);
 	rec_writer_init(&w, 1, mp);
 	x.w = &w;
+	/* one read transaction: a statement outside one takes and lets go
+	 * of the file's lock each time, and users are read one by one */
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "the catalog");
 	if (!strcmp(users, "all")) {
-		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT DISTINCT "
-		    "user FROM interactions ORDER BY user", "listing the users");
-		while (rec_catalog_step(cat, st, "listing the users"))
-			add_user(&x, (const char *)sqlite3_column_text(st, 0),
-			    (size_t)sqlite3_column_bytes(st, 0));
+		/* every user's items in one scan, users in the order of
+		 * rec-batch -l, each one's items in the order a query for
+		 * the user alone gives (the index's: rowid) */
+		static const char what[] = "reading the users' items";
+		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT user, item "
+		    "FROM interactions ORDER BY user, rowid", what);
+		struct rec_buf cur = {0};
+		int have = 0;
+		while (rec_catalog_step(cat, st, what)) {
+			const char *u = (const char *)sqlite3_column_text(st, 0);
+			size_t ul = (size_t)sqlite3_column_bytes(st, 0);
+			if (!have || cur.len != ul || memcmp(cur.data, u, ul)) {
+				if (have)
+					add_user(&x, cur.data, cur.len, 1);
+				rec_buf_reset(&cur);
+				rec_buf_add(&cur, u, ul);
+				have = 1;
+			}
+			rec_hash_put(&x.seeds[x.n], (const char *)
+			    sqlite3_column_text(st, 1),
+			    (size_t)sqlite3_column_bytes(st, 1), NULL);
+		}
 		sqlite3_reset(st);
+		if (have)
+			add_user(&x, cur.data, cur.len, 1);
+		rec_buf_free(&cur);
 	} else {
 		FILE *fp = strcmp(users, "-") ? fopen(users, "r") : stdin;
 		const char *name = strcmp(users, "-") ? users : "stdin";
@@ -306,7 +353,7 @@ score_users(const char *users, const char *model, const char *kind,
 			    rec_utf8_valid(line, (size_t)n) != (size_t)n)
 				rec_die("%s:%lu: not a user id (a NUL byte or "
 				    "invalid UTF-8)", name, lineno);
-			add_user(&x, line, (size_t)n);
+			add_user(&x, line, (size_t)n, 0);
 		}
 		if (ferror(fp))
 			rec_die("%s: read error: %m", name);
@@ -315,6 +362,7 @@ score_users(const char *users, const char *model, const char *kind,
 			fclose(fp);
 	}
 	flush_block(&x);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	rec_writer_close(&w);
 	rec_trace_count(x.nusers, x.nout);
 	for (i = 0; i < x.titles.n; i++)
@@ -339,7 +387,7 @@ main(int argc, char **argv)
 	const char *dbpath = NULL, *model = "itemknn", *src = "cf";
 	const char *like = NULL, *user = NULL, *users = NULL;
 	const char *group = "user";
-	size_t block = 256;
+	size_t block = 256, cut = 0;
 	char *kind;
 	size_t limit = 100, i, n = 0;
 	struct rec_hash seeds = {0}, allow = {0};
@@ -349,7 +397,7 @@ main(int argc, char **argv)
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	struct rec_buf why = {0};
-	int c, all = 0, mp = 0, frompool;
+	int c, all = 0, mp = 0, frompool, doindex = 0;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, shortopts, longopts,
@@ -360,9 +408,11 @@ main(int argc, char **argv)
 			block = (size_t)rec_arg_number("--block", optarg, 1,
 			    65536);
 			break;
+		case 'C': cut = rec_arg_count("--cut", optarg); break;
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
 		case 'g': group = optarg; break;
+		case 'I': doindex = 1; break;
 		case 'k': limit = rec_arg_count("-k", optarg); break;
 		case 'l': like = optarg; break;
 		case 'm': model = optarg; break;
@@ -376,19 +426,32 @@ main(int argc, char **argv)
 		}
 	if (optind < argc)
 		rec_usage_die("unexpected argument '%s'", argv[optind]);
+	if (doindex) {
+		const char *path = rec_catalog_path(dbpath);
+		if (like || user || users)
+			rec_usage_die("--index takes no query");
+		rec_catalog_close(rec_catalog_load(path));	/* a catalog */
+		if (rec_cf_model_index(path) < 0)
+			rec_die("cannot write the model files beside '%s': %m",
+			    path);
+		rec_exit(0);
+	}
 	if ((like != NULL) + (user != NULL) + (users != NULL) != 1)
 		rec_usage_die("give --like, --user or --users (one of them)");
 	if (users && (!*group || !strcmp(group, "id") ||
 	    !strcmp(group, "score") || !strcmp(group, "src") ||
 	    !strcmp(group, "scores") || !strcmp(group, "why")))
 		rec_usage_die("--group: '%s' cannot be a group key", group);
+	if (cut && !users)
+		rec_usage_die("--cut needs --users");
 	if (users && all)
 		rec_usage_die("--users scores the whole catalog: no --all");
 	cat = rec_catalog_load(dbpath);
 	db = cat->db;
 	kind = model_kind(model);
 	if (users) {
-		score_users(users, model, kind, src, group, limit, block, mp);
+		score_users(users, model, kind, src, group, limit, block, cut,
+		    mp);
 		free(kind);
 		rec_catalog_close(cat);
 		rec_exit(0);

@@ -28,6 +28,35 @@ need_db(sqlite3 *db, const char *path, const char *why)
 	return rec_catalog_open(path);
 }
 
+/* A cut list (rec-cf --cut): the pool's last record carries "cut",
+ * the highest score of the records left out before it; tells the ranker
+ * (dies when it is not a number) */
+static void
+cut_of(struct rec_ranker *rk, const struct rec_pool *p, msgpack_zone *z)
+{
+	const msgpack_object *v;
+	msgpack_object o;
+	double cut = 0;
+	int has = 0;
+
+	if (p->n) {
+		rec_pool_get(p, p->n - 1, z, &o);
+		if ((v = rec_map_get(&o, "cut"))) {
+			if (v->type == MSGPACK_OBJECT_FLOAT32 ||
+			    v->type == MSGPACK_OBJECT_FLOAT64)
+				cut = v->via.f64;
+			else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+				cut = (double)v->via.u64;
+			else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+				cut = (double)v->via.i64;
+			else
+				rec_die("\"cut\" is not a number");
+			has = 1;
+		}
+	}
+	rec_ranker_cut(rk, has, cut);
+}
+
 /* appends the items of a comma-separated list */
 static void
 split_list(struct rec_strs *v, const char *arg)
@@ -52,7 +81,9 @@ main(int argc, char **argv)
 		.limit = (size_t)-1
 	};
 	const char **wsrc = NULL, *by = NULL, *where = NULL, *src = "rank";
-	const char *dbpath = NULL, *group = NULL;
+	const char *dbpath = NULL, *group = NULL, *redo_path = NULL;
+	FILE *redo = NULL;
+	msgpack_zone zone;
 	double *w = NULL;
 	size_t n, i;
 	struct rec_cand *c;
@@ -115,6 +146,7 @@ main(int argc, char **argv)
 			group = optarg;
 			break;
 		case 'd': dbpath = optarg; break;
+		case 'r': redo_path = optarg; break;
 		case 'M': mp = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
 		case 'V': rec_version();
@@ -128,6 +160,8 @@ main(int argc, char **argv)
 	    (o.seen_user && !strcmp(o.seen_user, "@"))))
 		rec_usage_die("-u @ and -x @ name a group's value: give "
 		    "--group KEY");
+	if (redo_path && !group)
+		rec_usage_die("--redo needs --group");
 	o.fuse.wsrc = wsrc;
 	o.fuse.w = w;
 	if (by && !(o.by = rec_jq_compile(by, &err)))
@@ -151,6 +185,9 @@ main(int argc, char **argv)
 	if ((by || where) && (dbpath || getenv("REC_DB")))
 		db = need_db(db, dbpath, "--by");
 	rk = rec_ranker_new(&o, db);
+	if (redo_path && !(redo = fopen(redo_path, "w")))
+		rec_die("cannot open '%s': %m", redo_path);
+	msgpack_zone_init(&zone, 1024);
 
 	rec_reader_init(&r, 0, "stdin");
 	rec_writer_init(&wr, 1, mp);
@@ -164,7 +201,19 @@ main(int argc, char **argv)
 			const char *v = g.value.data;
 			rec_ranker_user(rk, user && !strcmp(user, "@") ? v :
 			    user, seen && !strcmp(seen, "@") ? v : seen);
+			cut_of(rk, &pool, &zone);
 			n = rec_ranker_rank(rk, &pool, &c);
+			if (!rec_ranker_sure(rk)) {
+				/* those left out might have changed it */
+				if (!redo)
+					rec_die("group '%s': its list was cut too "
+					    "short to rank for sure (give "
+					    "--redo, or cut it later)", v);
+				fprintf(redo, "%s\n", v);
+				for (i = 0; i < n; i++)
+					free(c[i].why);
+				n = 0;
+			}
 			for (i = 0; i < n; i++) {
 				rec_write_fused(&wr, &pool, c[i].uid,
 				    c[i].r.score, src, c[i].why);
@@ -178,7 +227,11 @@ main(int argc, char **argv)
 		rec_trace_count(in, out);
 	} else {
 		rec_pool_read(&pool, &r);
+		cut_of(rk, &pool, &zone);
 		n = rec_ranker_rank(rk, &pool, &c);
+		if (!rec_ranker_sure(rk))
+			rec_die("the list was cut too short to rank for sure "
+			    "(cut it later)");
 		for (i = 0; i < n; i++)
 			rec_write_fused(&wr, &pool, c[i].uid, c[i].r.score, src,
 			    c[i].why);
@@ -189,6 +242,9 @@ main(int argc, char **argv)
 	}
 	rec_reader_free(&r);
 	rec_writer_close(&wr);
+	msgpack_zone_destroy(&zone);
+	if (redo && (fflush(redo) || ferror(redo) | fclose(redo)))
+		rec_die("cannot write '%s': %m", redo_path);
 	rec_ranker_free(rk);
 	rec_pool_free(&pool);
 	rec_strs_free(&o.like);

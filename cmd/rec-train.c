@@ -12,6 +12,17 @@
 /* the text encoder: learnt from the items' text columns, written as
  * the vector space name (every item's vector) with the word vectors and
  * subword buckets rec-dense --text reads queries through */
+/* the files of the item-item models beside the catalog (rec-cf
+ * --users maps them): every training changes the catalog, so every one
+ * writes them again; a failure leaves rec-cf reading the table */
+static void
+model_files(const char *path)
+{
+	if (rec_cf_model_index(path) < 0)
+		rec_warn("the model files beside '%s' were not written: %m "
+		    "(rec-cf reads the models from the catalog)", path);
+}
+
 static void
 train_text(const char *path, const char *name, size_t dim,
     unsigned long seed)
@@ -141,6 +152,7 @@ train_text(const char *path, const char *name, size_t dim,
 		sqlite3_free(q);
 	}
 	rec_catalog_save(db);
+	model_files(path);
 	printf("%s: text on %zu items (%zu without text), %zu words %s\n",
 	    name, n, empty, e.words.n, params);
 	for (i = 0; i < n; i++) {
@@ -415,6 +427,7 @@ main(int argc, char **argv)
 		sqlite3_free(q);
 	}
 	rec_catalog_save(db);
+	model_files(path);
 	printf("%s: %s on %zu users x %zu items, %zu interactions %s\n", name,
 	    kind, nu, ni, (size_t)m.ptr[m.nrows], params);
 	rec_csr_free(&m);

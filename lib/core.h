@@ -228,6 +228,9 @@ void rec_scored_sort(void *v, size_t n, size_t size);
  *   rec_scored_sort(h, nh, sizeof *h); */
 void rec_topk_push(struct rec_scored *h, size_t *n, size_t k, double score,
     size_t index);
+/* sorts such a heap of n best first, in place (the order
+ * rec_scored_sort gives, since no two indexes are equal) */
+void rec_topk_sort(struct rec_scored *h, size_t n);
 
 /* a list of strings, each owned by the list (rec_strs_free frees
  * them all) */

@@ -81,12 +81,16 @@ static const struct rec_opt cf_opts[] = {
 	    REC_V_NONE, NULL },
 	{ 'B', "block", "N", "--users: users scored together (default 256)",
 	    REC_V_NONE, NULL },
+	{ 'C', "cut", "N", "--users: of each list, the first N and the last, "
+	    "marked\nfor rec-rank", REC_V_NONE, NULL },
 	{ 'd', "db", "CATALOG", "the catalog (default $REC_DB)", REC_V_NONE,
 	    NULL },
 	{ 'e', "lenient", NULL, "an unknown seed or user: a warning and no "
 	    "records", REC_V_NONE, NULL },
 	{ 'g', "group", "KEY", "--users: the group key of the records "
 	    "(default user)", REC_V_NONE, NULL },
+	{ 'I', "index", NULL, "write the files of the item-item models, "
+	    "CATALOG.cf.MODEL", REC_V_NONE, NULL },
 	{ 'k', "limit", "N", "write at most N records (default 100)",
 	    REC_V_COUNT, NULL },
 	{ 'l', "like", "ID,...", "items co-consumed with these (which are left "
@@ -111,7 +115,8 @@ const struct rec_tooldef rec_tool_cf = {
 	"-l ID,... | -u USER\n"
 	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
 	"[-g KEY] [-B N]\n"
-	"              -U FILE|all\n", 23,
+	"              [-C N] -U FILE|all\n"
+	"       rec-cf -I [-d CATALOG]\n", 23,
 	"Collaborative filtering: items people consumed together with the "
 	"liked items (item ids of the catalog).",
 	NULL, NULL, 1, cf_opts
@@ -238,6 +243,9 @@ static const struct rec_opt rank_opts[] = {
 	{ 'g', "group", "KEY", "a grouped stream: rank each group of records "
 	    "that share\nKEY on its own; -u @ and -x @ name the group's value",
 	    REC_V_NONE, NULL },
+	{ 'r', "redo", "FILE", "a cut group that cannot be ranked for sure: "
+	    "left out,\nits value written to FILE, one a line", REC_V_NONE,
+	    NULL },
 	{ 's', "as", "NAME", "the src of the records (default rank)",
 	    REC_V_NONE, NULL },
 	{ 'd', "db", "CATALOG", "the catalog (default $REC_DB)", REC_V_NONE,
@@ -255,7 +263,7 @@ const struct rec_tooldef rec_tool_rank = {
 	"[-U FIELD,...]\n"
 	"                [-D FIELD] [-p N] [-m LAMBDA -S SPACE] [-b EXPR] "
 	"[-w EXPR] [-k N]\n"
-	"                [-s NAME] [-g KEY]\n", 26,
+	"                [-s NAME] [-g KEY [-r FILE]]\n", 26,
 	"Fuses the streams of the retrievers (told apart by their as "
 	"names), removes the unwanted, trades relevance for novelty or "
 	"variety, and cuts the list. Called once, last; rec adds what the "

@@ -93,8 +93,9 @@ void
 rec_write_fused(struct rec_writer *w, const struct rec_pool *pool,
     size_t uid, double score, const char *src, const char *cwhy)
 {
+	/* "cut" is rec-rank's to read (rec_ranker_cut), not to pass on */
 	static const char *const mine[] = { "id", "score", "src", "scores",
-	    "why", NULL };
+	    "why", "cut", NULL };
 	msgpack_object first, o;
 	const msgpack_object *why, *sc;
 	struct rec_buf tmp = {0}, out = {0};

@@ -37,7 +37,9 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	src = xcalloc(p->n + 1, sizeof *src);
 	rank = xcalloc(p->n + 1, sizeof *rank);
 	msgpack_zone_init(&zone, 1024);
-	for (i = 0; i < p->n; i++) {
+	/* the best score of an id needs no sources: records unpacked
+	 * again only for a fusion */
+	for (i = 0; i < p->n && o->mode != REC_FUSE_BEST; i++) {
 		const msgpack_object *s;
 		rec_pool_get(p, i, &zone, &obj);
 		s = rec_map_get(&obj, "src");
@@ -69,9 +71,13 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 		size_t u = rec_hash_get(&p->ids, p->raw.data + p->idoff[i],
 		    p->idlen[i]);
 		size_t s = src[i];
-		double w = weight_of(o, srcs.key[s], srcs.keylen[s]), v;
+		double w = 1, v = 1;
 
-		v = hi[s] > lo[s] ? (p->score[i] - lo[s]) / (hi[s] - lo[s]) : 1;
+		if (o->mode != REC_FUSE_BEST) {
+			w = weight_of(o, srcs.key[s], srcs.keylen[s]);
+			if (hi[s] > lo[s])
+				v = (p->score[i] - lo[s]) / (hi[s] - lo[s]);
+		}
 		switch (o->mode) {
 		case REC_FUSE_RRF:
 			acc[u] += w / (o->rrf_k + (double)rank[i]);
@@ -219,13 +225,17 @@ struct rec_ranker {
 	struct rec_hash fields;		/* field_of's statements, by field */
 	sqlite3_stmt **field;
 	sqlite3_stmt *hist;		/* a user's items */
+	char *hist_user;		/* the last one asked for */
+	struct rec_strs hist_items;	/* and their items */
 	/* what is known of an item does not change from one list to the
 	 * next (a grouped stream ranks many): kept by id */
-	struct rec_hash profiles;	/* struct profile */
-	struct rec_hash pct;		/* novelty: share of items less
-					 * popular (double) */
-	struct rec_hash divkey;		/* diversify: the value's key
-					 * (char *, or NULL) */
+	struct rec_hash items;		/* struct item, by id */
+	size_t *gid;			/* the pool's ids in items */
+	size_t capgid;
+	uint32_t stamp;			/* the list being ranked */
+	struct rec_hash tagdict;	/* every tag of a profile, folded:
+					 * profiles hold their indexes */
+	struct rec_hash credict;	/* the same for creators */
 	double nitems;			/* items in the catalog; < 0: not
 					 * counted yet */
 	sqlite3_stmt *popcnt;		/* items less popular than ? */
@@ -234,6 +244,9 @@ struct rec_ranker {
 	sqlite3_stmt *all;		/* every column of an item, for jq */
 	msgpack_zone zone;
 	struct rec_buf view, err;
+	int txn;			/* a read transaction is open */
+	int has_cut, sure;		/* rec_ranker_cut, rec_ranker_sure */
+	double cut;
 };
 
 /* the value of a column for an item, as text (NULL when missing);
@@ -336,11 +349,39 @@ unique_keys(struct rec_ranker *r, const struct rec_cand *c, size_t n)
 	return key;
 }
 
-/* An item's profile: its creator, folded, and its tags, folded. */
+/* An item's profile: its creator, folded, and its tags, folded, each
+ * kept as its index in the ranker's dictionaries, so that a taste is a
+ * mark per index and an affinity counts marks: no string is hashed per
+ * candidate. */
 struct profile {
-	char *creator;
-	struct rec_hash tags;
+	int64_t creator;	/* in credict, or -1 */
+	uint32_t *tags;		/* in tagdict, each once */
+	size_t ntags;
 };
+
+/* What is known of an item, read when first needed (has says what):
+ * it does not change from one list to the next */
+struct item {
+	struct profile prof;
+	double pct;		/* novelty: the share of items less popular */
+	char *divkey;		/* diversify: the value's key, or NULL */
+	uint32_t seen;		/* the stamp of the list whose user has it */
+	unsigned char has;	/* HAS_* */
+};
+enum { HAS_PROFILE = 1, HAS_PCT = 2, HAS_DIVKEY = 4 };
+
+static struct item *
+item_at(struct rec_ranker *r, size_t k)
+{
+	return (struct item *)r->items.val + k;
+}
+
+/* the item's index in r->items (added when new) */
+static size_t
+item_index(struct rec_ranker *r, const char *id, size_t idlen)
+{
+	return rec_hash_put(&r->items, id, idlen, NULL);
+}
 
 static void
 add_tags(struct rec_hash *h, const char *json)
@@ -380,119 +421,150 @@ static void
 profile_read(struct rec_ranker *r, struct profile *p, const char *id,
     size_t idlen)
 {
+	struct rec_hash tags = {0};
 	size_t i;
 	char *v;
 
 	memset(p, 0, sizeof *p);
+	p->creator = -1;
 	if (r->creator_col && (v = field_of(r, r->creator_col, id, idlen))) {
 		struct rec_buf n = {0};
 		rec_norm(&n, v, strlen(v));
-		p->creator = n.data;
+		if (n.data)
+			p->creator = (int64_t)rec_hash_put(&r->credict,
+			    n.data, n.len, NULL);
+		rec_buf_free(&n);
 		free(v);
 	}
 	for (i = 0; i < r->tag_cols.n; i++) {
 		v = field_of(r, r->tag_cols.v[i], id, idlen);
-		add_tags(&p->tags, v);
+		add_tags(&tags, v);
 		free(v);
 	}
+	p->ntags = tags.n;
+	p->tags = xcalloc(tags.n + 1, sizeof *p->tags);
+	for (i = 0; i < tags.n; i++)
+		p->tags[i] = (uint32_t)rec_hash_put(&r->tagdict, tags.key[i],
+		    tags.keylen[i], NULL);
+	rec_hash_free(&tags);
 }
 
 static void
 profile_free(struct profile *p)
 {
-	free(p->creator);
-	rec_hash_free(&p->tags);
+	free(p->tags);
 }
 
-/* an item's profile, read once; borrowed until the next call */
+/* the profile of item k, read once; borrowed until the next call */
 static const struct profile *
-profile_of(struct rec_ranker *r, const char *id, size_t idlen)
+profile_of(struct rec_ranker *r, size_t k)
 {
-	size_t k;
-	int added;
-
-	k = rec_hash_put(&r->profiles, id, idlen, &added);
-	if (added) {
+	if (!(item_at(r, k)->has & HAS_PROFILE)) {
 		struct profile p;
-		profile_read(r, &p, id, idlen);
-		((struct profile *)r->profiles.val)[k] = p;
+		profile_read(r, &p, r->items.key[k], r->items.keylen[k]);
+		item_at(r, k)->prof = p;
+		item_at(r, k)->has |= HAS_PROFILE;
 	}
-	return (const struct profile *)r->profiles.val + k;
+	return &item_at(r, k)->prof;
 }
 
-/* A taste: creators and tags of several items, with counts. */
+/* A taste: the creators and tags of several items, a mark per index of
+ * the ranker's dictionaries (an index past the end is unmarked). */
 struct taste {
-	struct rec_hash creators, tags;
+	unsigned char *cre, *tag;
+	size_t ncre, ntag;
 	size_t items;
 };
+
+static void
+mark(unsigned char **m, size_t *n, size_t i)
+{
+	if (i >= *n) {
+		size_t nn = *n ? *n : 64;
+		while (nn <= i)
+			nn *= 2;
+		*m = xrealloc(*m, nn);
+		memset(*m + *n, 0, nn - *n);
+		*n = nn;
+	}
+	(*m)[i] = 1;
+}
 
 static void
 taste_add(struct rec_ranker *r, struct taste *t, const char *id,
     size_t idlen)
 {
-	const struct profile *p = profile_of(r, id, idlen);
+	const struct profile *p = profile_of(r, item_index(r, id, idlen));
 	size_t i;
 
-	if (p->creator)
-		rec_hash_put(&t->creators, p->creator, strlen(p->creator), NULL);
-	for (i = 0; i < p->tags.n; i++)
-		rec_hash_put(&t->tags, p->tags.key[i], p->tags.keylen[i], NULL);
+	if (p->creator >= 0)
+		mark(&t->cre, &t->ncre, (size_t)p->creator);
+	for (i = 0; i < p->ntags; i++)
+		mark(&t->tag, &t->ntag, p->tags[i]);
 	t->items++;
 }
 
 static void
 taste_free(struct taste *t)
 {
-	rec_hash_free(&t->creators);
-	rec_hash_free(&t->tags);
+	free(t->cre);
+	free(t->tag);
 }
 
 /* 0..1: half for a shared creator, half for the share of the item's
  * tags the taste holds; *creator and *shared say which */
 static double
-affinity(struct rec_ranker *r, const struct taste *t, const char *id,
-    size_t idlen, int *creator, size_t *shared)
+affinity(struct rec_ranker *r, const struct taste *t, size_t k,
+    int *creator, size_t *shared)
 {
-	const struct profile *p = profile_of(r, id, idlen);
+	const struct profile *p = profile_of(r, k);
 	double a = 0;
 	size_t i, n = 0;
 
-	*creator = p->creator && rec_hash_get(&t->creators, p->creator,
-	    strlen(p->creator)) != (size_t)-1;
-	for (i = 0; i < p->tags.n; i++)
-		n += rec_hash_get(&t->tags, p->tags.key[i],
-		    p->tags.keylen[i]) != (size_t)-1;
-	a = 0.5 * *creator + (p->tags.n ? 0.5 * (double)n / p->tags.n : 0);
+	*creator = p->creator >= 0 && (size_t)p->creator < t->ncre &&
+	    t->cre[p->creator];
+	for (i = 0; i < p->ntags; i++)
+		n += p->tags[i] < t->ntag && t->tag[p->tags[i]];
+	a = 0.5 * *creator + (p->ntags ? 0.5 * (double)n / p->ntags : 0);
 	*shared = n;
 	return a;
 }
 
-/* the user's items into seen, their taste into t (either NULL) */
+/* the user's items marked seen in this list (seen 1), their taste into
+ * t (or NULL); the last user's items are kept, as -u and -x name the
+ * same one */
 static void
-history(struct rec_ranker *r, const char *user, struct rec_hash *seen,
-    struct taste *t)
+history(struct rec_ranker *r, const char *user, int seen, struct taste *t)
 {
-	sqlite3_stmt *st;
-	size_t n = 0;
+	struct rec_strs *h = &r->hist_items;
+	size_t i;
 
-	if (!r->hist && sqlite3_prepare_v2(r->db, "SELECT item FROM "
-	    "interactions WHERE user = ?", -1, &r->hist, NULL))
-		rec_sqlite_die(r->db, "interactions");
-	st = r->hist;
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *it = (const char *)sqlite3_column_text(st, 0);
-		size_t len = (size_t)sqlite3_column_bytes(st, 0);
-		if (seen)
-			rec_hash_put(seen, it, len, NULL);
-		if (t)
-			taste_add(r, t, it, len);
-		n++;
+	if (!r->hist_user || strcmp(r->hist_user, user)) {
+		sqlite3_stmt *st;
+		if (!r->hist && sqlite3_prepare_v2(r->db, "SELECT item FROM "
+		    "interactions WHERE user = ?", -1, &r->hist, NULL))
+			rec_sqlite_die(r->db, "interactions");
+		st = r->hist;
+		rec_strs_free(h);
+		free(r->hist_user);
+		r->hist_user = xstrdup(user);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			rec_strs_push(h, (const char *)sqlite3_column_text(st,
+			    0), (size_t)sqlite3_column_bytes(st, 0));
+		sqlite3_reset(st);
 	}
-	sqlite3_reset(st);
-	if (!n)
+	if (!h->n)
 		rec_die("user '%s' has no history in the catalog", user);
+	for (i = 0; i < h->n; i++) {
+		size_t len = strlen(h->v[i]);
+		if (seen)
+			item_at(r, item_index(r, h->v[i], len))->seen =
+			    r->stamp;
+		if (t)
+			taste_add(r, t, h->v[i], len);
+	}
 }
 
 static void
@@ -505,6 +577,31 @@ add_why(struct rec_cand *c, const char *fmt, const char *a)
 	rec_buf_printf(&b, fmt, a);
 	free(c->why);
 	c->why = b.data;
+}
+
+/* The ranker's reasons, in the order they are written: a bit each in
+ * rec_cand.reasons while ranking (most candidates are cut), the text
+ * for those kept. */
+static const char *const reason_text[] = {
+	"by a creator in your history",
+	"shares tags with your history",
+	"same creator as one you like",
+	"shares tags with ones you like",
+	"less known",
+	NULL
+};
+enum { WHY_U_CREATOR = 1, WHY_U_TAGS = 2, WHY_L_CREATOR = 4,
+	WHY_L_TAGS = 8, WHY_LESS_KNOWN = 16 };
+
+static void
+write_reasons(struct rec_cand *c, size_t n)
+{
+	size_t i, b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; reason_text[b]; b++)
+			if (c[i].reasons & (1u << b))
+				add_why(&c[i], "%s", reason_text[b]);
 }
 
 /* The record jq sees: the first record, its score now, and "item" with
@@ -595,11 +692,14 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 
 	r->o = *o;
 	r->db = db;
-	r->profiles.vsize = sizeof(struct profile);
-	r->pct.vsize = sizeof(double);
-	r->divkey.vsize = sizeof(char *);
+	r->items.vsize = sizeof(struct item);
 	r->nitems = -1;
 	if (db) {
+		/* one read transaction for all the lists: a statement
+		 * outside one takes and lets go of the file's lock (four
+		 * system calls) each time, and items are read one by one */
+		r->txn = sqlite3_get_autocommit(db) &&
+		    sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 		r->creator_col = rec_catalog_role(db, "creator");
 		r->pop_col = rec_catalog_role(db, "popularity");
 		if (sqlite3_prepare_v2(db, "SELECT name FROM columns WHERE "
@@ -630,17 +730,22 @@ rec_ranker_free(struct rec_ranker *r)
 		sqlite3_finalize(r->field[i]);
 	free(r->field);
 	rec_hash_free(&r->fields);
-	for (i = 0; i < r->profiles.n; i++)
-		profile_free((struct profile *)r->profiles.val + i);
-	rec_hash_free(&r->profiles);
-	rec_hash_free(&r->pct);
-	for (i = 0; i < r->divkey.n; i++)
-		free(((char **)r->divkey.val)[i]);
-	rec_hash_free(&r->divkey);
+	for (i = 0; i < r->items.n; i++) {
+		profile_free(&item_at(r, i)->prof);
+		free(item_at(r, i)->divkey);
+	}
+	rec_hash_free(&r->items);
+	free(r->gid);
+	rec_hash_free(&r->tagdict);
+	rec_hash_free(&r->credict);
 	sqlite3_finalize(r->hist);
+	free(r->hist_user);
+	rec_strs_free(&r->hist_items);
 	sqlite3_finalize(r->popcnt);
 	sqlite3_finalize(r->unique);
 	sqlite3_finalize(r->all);
+	if (r->txn)
+		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
 	free(r->creator_col);
 	free(r->pop_col);
 	rec_strs_free(&r->tag_cols);
@@ -693,19 +798,20 @@ static size_t
 removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 {
 	const struct rec_pool *p = r->pool;
-	struct rec_hash seen = {0}, unw = {0};
+	struct rec_hash unw = {0};
 	size_t i, j;
 
 	for (i = 0; i < r->o.unwanted.n; i++)
 		rec_hash_put(&unw, r->o.unwanted.v[i],
 		    strlen(r->o.unwanted.v[i]), NULL);
 	if (r->o.seen_user)
-		history(r, r->o.seen_user, &seen, NULL);
+		history(r, r->o.seen_user, 1, NULL);
 	for (i = j = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
 		size_t len = p->ids.keylen[c[i].uid];
-		int keep = rec_hash_get(&unw, id, len) == (size_t)-1 &&
-		    rec_hash_get(&seen, id, len) == (size_t)-1;
+		int keep = (!unw.n || rec_hash_get(&unw, id, len) ==
+		    (size_t)-1) && (!r->o.seen_user ||
+		    item_at(r, r->gid[c[i].uid])->seen != r->stamp);
 		if (keep && r->o.where) {
 			msgpack_object o;
 			jq_view(r, &c[i], &o);
@@ -717,7 +823,6 @@ removals(struct rec_ranker *r, struct rec_cand *c, size_t n)
 		else
 			free(c[i].why);
 	}
-	rec_hash_free(&seen);
 	rec_hash_free(&unw);
 	return j;
 }
@@ -800,8 +905,9 @@ popularity_shares(struct rec_ranker *r)
 				}
 				pct = (double)(sqlite3_int64)lo / r->nitems;
 			}
-			k = rec_hash_put(&r->pct, ids[i], idlen[i], NULL);
-			((double *)r->pct.val)[k] = pct;
+			k = item_index(r, ids[i], idlen[i]);
+			item_at(r, k)->pct = pct;
+			item_at(r, k)->has |= HAS_PCT;
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -826,12 +932,10 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 		popularity_shares(r);
 	for (i = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
-		size_t len = p->ids.keylen[c[i].uid], k;
+		size_t len = p->ids.keylen[c[i].uid], k = r->gid[c[i].uid];
 		double pct = 0.5;	/* unknown: middling */
-		int added;
 
-		k = rec_hash_put(&r->pct, id, len, &added);
-		if (added) {
+		if (!(item_at(r, k)->has & HAS_PCT)) {
 			char *pv = field_of(r, r->pop_col, id, len);
 			if (pv) {
 				sqlite3_reset(r->popcnt);
@@ -843,13 +947,14 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 				sqlite3_reset(r->popcnt);
 				free(pv);
 			}
-			((double *)r->pct.val)[k] = pct;
+			item_at(r, k)->pct = pct;
+			item_at(r, k)->has |= HAS_PCT;
 		} else
-			pct = ((double *)r->pct.val)[k];
+			pct = item_at(r, k)->pct;
 		c[i].r.score = (1 - nov) * c[i].r.score / scale +
 		    nov * (1 - pct);
 		if (pct < 0.5)
-			add_why(&c[i], "%s", "less known");
+			c[i].reasons |= WHY_LESS_KNOWN;
 	}
 }
 
@@ -857,18 +962,16 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
  * shared tags */
 static double
 boost(struct rec_ranker *r, const struct taste *t, double w,
-    struct rec_cand *c, const char *creator, const char *tags)
+    struct rec_cand *c, unsigned creator, unsigned tags)
 {
-	const struct rec_pool *p = r->pool;
 	size_t sh;
 	int cr;
-	double a = affinity(r, t, p->ids.key[c->uid], p->ids.keylen[c->uid],
-	    &cr, &sh);
+	double a = affinity(r, t, r->gid[c->uid], &cr, &sh);
 
 	if (cr)
-		add_why(c, "%s", creator);
+		c->reasons |= creator;
 	else if (sh)
-		add_why(c, "%s", tags);
+		c->reasons |= tags;
 	return w * a;
 }
 
@@ -884,7 +987,7 @@ boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	memset(&ut, 0, sizeof ut);
 	memset(&lt, 0, sizeof lt);
 	if (o->user)
-		history(r, o->user, NULL, &ut);
+		history(r, o->user, 0, &ut);
 	for (i = 0; i < o->like.n; i++)
 		taste_add(r, &lt, o->like.v[i], strlen(o->like.v[i]));
 	for (i = 0; i < n; i++) {
@@ -896,13 +999,11 @@ boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	for (i = 0; i < n; i++) {
 		double s = hi > lo ? (c[i].r.score - lo) / (hi - lo) : 1;
 		if (o->user)
-			s += boost(r, &ut, o->personal, &c[i],
-			    "by a creator in your history",
-			    "shares tags with your history");
+			s += boost(r, &ut, o->personal, &c[i], WHY_U_CREATOR,
+			    WHY_U_TAGS);
 		if (o->like.n)
 			s += boost(r, &lt, o->like_weight, &c[i],
-			    "same creator as one you like",
-			    "shares tags with ones you like");
+			    WHY_L_CREATOR, WHY_L_TAGS);
 		c[i].r.score = s;
 	}
 	if (o->novelty > 0)
@@ -948,11 +1049,9 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 
 	for (i = 0; i < n; i++) {
 		const char *id = p->ids.key[c[i].uid];
-		size_t len = p->ids.keylen[c[i].uid], k;
-		int added;
+		size_t len = p->ids.keylen[c[i].uid], k = r->gid[c[i].uid];
 
-		k = rec_hash_put(&r->divkey, id, len, &added);
-		if (added) {
+		if (!(item_at(r, k)->has & HAS_DIVKEY)) {
 			char *v = field_of(r, r->o.diversify, id, len), *dk = NULL;
 			if (v) {
 				struct rec_buf b = {0};
@@ -960,9 +1059,10 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 				dk = b.data ? b.data : xstrdup("");
 				free(v);
 			}
-			((char **)r->divkey.val)[k] = dk;
+			item_at(r, k)->divkey = dk;
+			item_at(r, k)->has |= HAS_DIVKEY;
 		}
-		key[i] = ((char **)r->divkey.val)[k];	/* borrowed */
+		key[i] = item_at(r, k)->divkey;	/* borrowed */
 	}
 	m = rec_rank_cap(c, n, key, r->o.per);
 	free(key);
@@ -994,6 +1094,58 @@ mmr(struct rec_ranker *r, struct rec_cand *c, size_t n, size_t k)
 }
 
 void
+rec_ranker_cut(struct rec_ranker *r, int has, double cut)
+{
+	r->has_cut = has;
+	r->cut = cut;
+}
+
+int
+rec_ranker_sure(const struct rec_ranker *r)
+{
+	return r->sure;
+}
+
+/* Whether the list of a cut pool is the whole pool's.  The records left
+ * out scored between lo, the last record's (the lowest of the list), and
+ * r->cut.  With the last record kept by the removals, lo and hi are the
+ * whole pool's, so every candidate ranked has the score it would have
+ * had; one left out would have had at most its scaled score plus the
+ * largest boosts (an affinity of 0.5 per creator and per tags the
+ * catalog has, a novelty of 1).  Sorting puts everything scored below
+ * the limit-th candidate after it, and the per-value caps and --unique
+ * keep the first of each in that order, so such candidates change
+ * nothing before it: the list is the whole one's when the bound is
+ * below the limit-th's score (by a margin for rounding). */
+static int
+cut_sure(const struct rec_ranker *r, const struct rec_cand *c, size_t n,
+    double lo, double hi, int last_kept)
+{
+	const struct rec_rank_opts *o = &r->o;
+	double ub, amax, t;
+
+	if (o->fuse.mode != REC_FUSE_BEST || o->by || o->where ||
+	    o->mmr >= 0 || !last_kept || !o->limit ||
+	    o->limit == (size_t)-1 || n < o->limit || !(r->cut >= lo))
+		return 0;
+	t = c[o->limit - 1].r.score;
+	if (o->user || o->like.n || o->novelty > 0) {
+		amax = (r->creator_col ? 0.5 : 0) + (r->tag_cols.n ? 0.5 : 0);
+		ub = hi > lo ? (r->cut - lo) / (hi - lo) : 1;
+		if (o->user)
+			ub += o->personal * amax;
+		if (o->like.n)
+			ub += o->like_weight * amax;
+		if (o->novelty > 0)
+			ub = (1 - o->novelty) * ub / (1 + (o->user ?
+			    o->personal : 0) + (o->like.n ? o->like_weight :
+			    0)) + o->novelty;
+	} else
+		ub = r->cut;
+	return ub + 1e-9 * (fabs(ub) + 1) < t;
+}
+
+void
 rec_ranker_user(struct rec_ranker *r, const char *user,
     const char *seen_user)
 {
@@ -1008,13 +1160,50 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 	const struct rec_rank_opts *o = &r->o;
 	struct rec_cand *c;
 	size_t n, i;
+	double cut_lo = 0, cut_hi = 0;
+	int last_kept = 0;
 
 	r->pool = p;
 	msgpack_zone_init(&r->zone, 4096);
+	if (++r->stamp == 0) {
+		/* a new stamp for this list; on wrapping, none is current */
+		for (i = 0; i < r->items.n; i++)
+			item_at(r, i)->seen = 0;
+		r->stamp = 1;
+	}
+	if (r->db) {
+		/* the pool's ids once into the ranker's items: the stages
+		 * below find an item by its index */
+		if (p->ids.n + 1 > r->capgid) {
+			r->capgid = p->ids.n + 1;
+			r->gid = xrealloc(r->gid, r->capgid * sizeof *r->gid);
+		}
+		for (i = 0; i < p->ids.n; i++)
+			r->gid[i] = item_index(r, p->ids.key[i],
+			    p->ids.keylen[i]);
+	}
 	n = rec_fuse(p, &o->fuse, &c);
 	if (o->fuse.mode != REC_FUSE_BEST)
 		provenance(r, c, n);
 	n = removals(r, c, n);
+	if (r->has_cut && p->n) {
+		/* the pool's last record, the lowest of the cut list: its
+		 * id once in the pool, kept, its score the lowest */
+		size_t last = rec_hash_get(&p->ids, p->raw.data +
+		    p->idoff[p->n - 1], p->idlen[p->n - 1]), at = n;
+		cut_lo = INFINITY;
+		cut_hi = -INFINITY;
+		for (i = 0; i < n; i++) {
+			if (c[i].r.score < cut_lo)
+				cut_lo = c[i].r.score;
+			if (c[i].r.score > cut_hi)
+				cut_hi = c[i].r.score;
+			if (c[i].uid == last)
+				at = i;
+		}
+		last_kept = at < n && p->first[last] == p->n - 1 &&
+		    c[at].r.score == cut_lo;
+	}
 	if (o->by)
 		for (i = 0; i < n; i++) {
 			msgpack_object obj;
@@ -1031,10 +1220,12 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 		n = diversify(r, c, n);
 	if (o->mmr >= 0)
 		mmr(r, c, n, o->limit < n ? o->limit : n);
+	r->sure = !r->has_cut || cut_sure(r, c, n, cut_lo, cut_hi, last_kept);
 	for (i = o->limit; i < n; i++)
 		free(c[i].why);
 	if (n > o->limit)
 		n = o->limit;
+	write_reasons(c, n);
 	msgpack_zone_destroy(&r->zone);
 	r->pool = NULL;
 	*out = c;

@@ -129,6 +129,8 @@ struct rec_cand {
 				 * pool (ties go to the earlier) */
 	size_t uid;		/* the id's index in the pool */
 	char *why;		/* what this stage did to it, or NULL */
+	unsigned reasons;	/* the ranker's reasons, written into why
+				 * only for the candidates kept */
 };
 
 enum rec_fuse_mode { REC_FUSE_BEST, REC_FUSE_RRF, REC_FUSE_SUM, REC_FUSE_MAX };
@@ -203,6 +205,17 @@ size_t rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 /* the user of --user and of --exclude-seen from now on (borrowed;
  * NULL: none), for a grouped stream ranked list by list; a ranker made
  * without either has no catalog to read them from */
+/* A cut list (rec-cf --cut, rec-candidates(5)): the next pool holds the
+ * best records of a longer list, then its last (the lowest score), and
+ * those left out between scored at most cut.  rec_ranker_rank then says
+ * through rec_ranker_sure whether its list is the longer one's for sure:
+ * whether none of those left out could have come into the first limit
+ * (stages that read every record, fusion, by, where and mmr, never
+ * are).  has 0: the next pool is whole. */
+void rec_ranker_cut(struct rec_ranker *r, int has, double cut);
+/* 1: the last list ranked is the one the whole pool gives; 0: it was
+ * cut, and those left out might have changed it */
+int rec_ranker_sure(const struct rec_ranker *r);
 void rec_ranker_user(struct rec_ranker *r, const char *user,
     const char *seen_user);
 void rec_ranker_free(struct rec_ranker *r);
@@ -262,12 +275,25 @@ struct rec_cf_model {
 	uint32_t *count, *nbr, *from;
 	double *sim;
 	float *V;
+	void *map;		/* the model's file, mapped (first, count,
+				 * nbr and sim point into it), or NULL */
+	size_t mapsz;
 };
-/* loads model (of kind itemknn, ease, als or bpr) from the catalog;
- * dies when it cannot */
+/* loads model (of kind itemknn, ease, als or bpr) from the catalog; an
+ * item-item model from its file beside the catalog (CATALOG.cf.MODEL)
+ * when that was written for the catalog as it is now; dies when it
+ * cannot */
 void rec_cf_model_load(struct rec_cf_model *m, struct rec_catalog *cat,
     const char *model, const char *kind);
 void rec_cf_model_free(struct rec_cf_model *m);
+/* the file of an item-item model beside the catalog cat (caller frees),
+ * or NULL when the model's name cannot be a file name */
+char *rec_cf_model_path(const char *cat, const char *model);
+/* writes the file of every item-item model of the catalog at path (as
+ * rec-train leaves it), each whole or not at all, stamped with the
+ * catalog's size and mtime; returns how many, or -1 with errno (the
+ * catalog changed meanwhile: EAGAIN) */
+int rec_cf_model_index(const char *path);
 
 /* one item of a user's list: the model's item, its score, and for an
  * item-item model the user's item (the index among the seeds) that

@@ -61,3 +61,25 @@ rec_topk_push(struct rec_scored *h, size_t *n, size_t k, double score,
 	}
 	h[i] = e;
 }
+
+void
+rec_topk_sort(struct rec_scored *h, size_t n)
+{
+	struct rec_scored e;
+	size_t end, i, c;
+
+	/* heapsort: the worst kept, at the root, goes to the end each
+	 * time; no allocation, unlike qsort's merge sort */
+	for (end = n; end > 1; end--) {
+		e = h[end - 1];
+		h[end - 1] = h[0];
+		for (i = 0; (c = 2 * i + 1) < end - 1; i = c) {
+			if (c + 1 < end - 1 && worse(&h[c + 1], &h[c]))
+				c++;
+			if (!worse(&h[c], &e))
+				break;
+			h[i] = h[c];
+		}
+		h[i] = e;
+	}
+}

@@ -54,7 +54,7 @@ test_ok 'MUSIC: roles' \
 	'test "$(q "select group_concat(name || \":\" || role, \" \") from (select name, role from columns where name in (\"title\", \"artist\", \"album\", \"release_date\", \"popularity\", \"tempo\", \"lastfm_tags\") order by position)")" = \
 	 "title:title artist:creator popularity:popularity album:collection release_date:date tempo:number lastfm_tags:tags"'
 test_ok 'no file is left beside the catalog' \
-	'test "$(ls -A | grep -v "^\.\(out\|err\)$" | grep -v "^[a-e]$")" = "$(printf "log\nmusic.db\nmusic.db.bm25\nmusic.db.dense.audio\nmusic.db.dense.text")"'
+	'test "$(ls -A | grep -v "^\.\(out\|err\)$" | grep -v "^[a-e]$")" = "$(printf "log\nmusic.db\nmusic.db.bm25\nmusic.db.cf.itemknn\nmusic.db.dense.audio\nmusic.db.dense.text")"'
 
 P=$TOP/pipelines
 test_ok 'MUSIC pipelines: similar, for-user, new-for-user, cold-start, continue' \

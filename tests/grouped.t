@@ -84,6 +84,22 @@ for m in itemknn ease als bpr; do
 		"rec-cf -m $m -k 30 -U all > g-$m.out && per_user -m $m -k 30 > p.out &&
 		 test \$(wc -l < g-$m.out) -gt 1500 && cmp g-$m.out p.out"
 done
+# the item-item models from their files beside the catalog: used while
+# the catalog is the one they were written for (ease's file in
+# itemknn's place gives ease's lists), else read from the catalog
+test_ok 'rec-train writes the files of the item-item models beside the catalog' \
+	'test -s f.db.cf.itemknn && test -s f.db.cf.ease && ! test -e f.db.cf.als'
+test_ok 'rec-cf --users: the model file is used while it is the catalog'"'"'s' \
+	'cp f.db.cf.itemknn knn.keep && cp f.db.cf.ease f.db.cf.itemknn &&
+	 rec-cf -m itemknn -k 30 -U all | cmp - g-ease.out && mv knn.keep f.db.cf.itemknn'
+test_ok 'rec-cf --users: a stale, short or bad model file is read from the catalog' \
+	'cp f.db f2.db && cp f.db.cf.ease f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 head -c 5000 f.db.cf.itemknn > f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 printf "RECKNN1\\nnot a model" > f2.db.cf.itemknn &&
+	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
+	 rm f2.db.cf.itemknn && rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out'
 test_ok 'rec-cf --users: blocks of 7 users give the same (als)' \
 	'rec-cf -m als -k 30 -B 7 -U users.txt | cmp - g-als.out'
 test_ok 'rec-cf --users -: the users on stdin, in their order, one group each' \
@@ -93,12 +109,53 @@ test_ok 'rec-cf --users: a user without history is a warning, no group' \
 	'printf "u1\nnobody\n" | rec-cf -k 1 -U - 2> err > out && test "$(wc -l < out)" = 1 &&
 	 grep -q "user .nobody. has no history" err'
 
+# cut lists: the first N of each list and its last, which says the best
+# score left out; rec-rank ranks a cut list only when it can be sure of
+# the whole list's answer
+rec-cf -k 200 -U all > w.out
+cut_by_hand() {	# the cut of w.out, made with awk
+	awk -v N="$1" '
+	function flush(   i, sc) {
+		if (n > N + 1) {
+			for (i = 1; i <= N; i++) print l[i]
+			sc = l[N + 1]; sub(/^.*"score":/, "", sc); sub(/,.*$/, "", sc)
+			sub(/,"user":/, ",\"cut\":" sc ",\"user\":", l[n]); print l[n]
+		} else
+			for (i = 1; i <= n; i++) print l[i]
+		n = 0
+	}
+	{ u = $0; sub(/^.*"user":"/, "", u); sub(/".*$/, "", u)
+	  if (n && u != cur) flush(); cur = u; l[++n] = $0 }
+	END { flush() }' w.out
+}
+RANK='-g user -u @ -x @ -N 0.2 -D creator -p 2'
+test_ok 'rec-cf --cut: the first N and the last of each list, marked with the best score left out' \
+	'rec-cf -k 200 -C 6 -U all > c6.out && cut_by_hand 6 | cmp - c6.out && grep -q "\"cut\":" c6.out'
+test_ok 'rec-rank -g: a cut list is ranked as the whole list, or named in --redo' \
+	'rec-rank $RANK -k 3 -r redo.txt < c6.out > cr.out && test -s redo.txt && test -s cr.out &&
+	 test "$(wc -l < redo.txt)" -lt 150 && rec-rank $RANK -k 3 < w.out > wr.out &&
+	 sed "s/.*/\"user\":\"&\"}/" redo.txt > redo.pat && grep -v -F -f redo.pat wr.out | cmp - cr.out &&
+	 ! grep -q "\"cut\"" cr.out'
+test_fail 'rec-rank -g: a cut list it cannot be sure of, without --redo' 1 \
+	"^rec-rank: group 'u[0-9]*': its list was cut too short to rank for sure" \
+	'rec-rank $RANK -k 3 < c6.out > /dev/null'
+test_ok 'rec-rank -g -F rrf: a cut list is never sure, a whole one is' \
+	'rec-rank -g user -F rrf -k 3 -r rrf.txt < c6.out > /dev/null &&
+	 test "$(wc -l < rrf.txt)" = "$(grep -c "\"cut\":" c6.out)"'
+test_fail 'rec-rank --redo needs --group' 2 '^rec-rank: --redo needs --group' \
+	'rec-rank -r x.txt < /dev/null'
+test_fail 'rec-cf --cut needs --users' 2 '^rec-cf: --cut needs --users' \
+	'rec-cf -C 5 -u u1 < /dev/null'
+
 FU=$TOP/pipelines/for-user
 res() { sqlite3 "$1" "select user, rank, item, score from results order by user, rank"; }
 test_ok 'rec-batch: the grouped for-user (the default) = for-user per user (150 users)' \
 	'rec-batch -q -o g.db && rec-batch -q -j 2 -o p.db "$FU" -d f.db -k 10 &&
 	 res g.db > g.txt && res p.db > p.txt && test $(wc -l < g.txt) -ge 1400 && cmp g.txt p.txt &&
 	 sqlite3 g.db "select command from runs" | grep -q "for-user -G -d f.db -k 10$"'
+test_ok 'for-user -G: some users of the fixture are made again from whole lists' \
+	'REC_TRACE=$T/fu.trace "$FU" -G -k 10 all > /dev/null &&
+	 test "$(grep -c "\"tool\":\"rec-cf\"" fu.trace)" = 2'
 test_ok 'rec-batch -g: the stream on stdin into the results' \
 	'"$FU" -G -k 10 all | rec-batch -q -g user -o s.db && res s.db | cmp - g.txt'
 test_ok 'rec-batch -g without -o: JSONL rows' \
