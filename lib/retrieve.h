@@ -122,7 +122,8 @@ int rec_jq_number(struct rec_jq *q, const msgpack_object *rec, double *num,
 int rec_jq_truth(struct rec_jq *q, const msgpack_object *rec, int *truth,
     struct rec_buf *err);
 
-/* rank.c: fusion and the final ordering (rec-rank).  A candidate is a
+/* fuse.c: fusion and the final ordering (rec-rank; rank.c holds the
+ * ranker below, which runs them with the catalog).  A candidate is a
  * distinct id of a pool. */
 struct rec_cand {
 	struct rec_scored r;	/* its score, and its first record in the
