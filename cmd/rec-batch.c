@@ -106,36 +106,7 @@ static void
 each_user(void (*fn)(const char *, size_t, void *), void *ctx)
 {
 	if (users_file) {
-		FILE *fp = strcmp(users_file, "-") ? fopen(users_file, "r") :
-		    stdin;
-		const char *name = strcmp(users_file, "-") ? users_file :
-		    "stdin";
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
-		unsigned long lineno = 0;
-
-		if (!fp)
-			rec_die("cannot open '%s': %m", users_file);
-		while ((n = getline(&line, &cap, fp)) > 0) {
-			lineno++;
-			if (line[n - 1] == '\n')
-				line[--n] = 0;
-			if (n && line[n - 1] == '\r')
-				line[--n] = 0;
-			if (!n)
-				continue;
-			if (strlen(line) != (size_t)n ||
-			    rec_utf8_valid(line, (size_t)n) != (size_t)n)
-				rec_die("%s:%lu: not a user id (a NUL byte or "
-				    "invalid UTF-8)", name, lineno);
-			fn(line, (size_t)n, ctx);
-		}
-		if (ferror(fp))
-			rec_die("%s: read error: %m", name);
-		free(line);
-		if (fp != stdin)
-			fclose(fp);
+		rec_read_ids(users_file, fn, ctx);
 	} else {
 		sqlite3 *db = rec_catalog_open(dbpath);
 		sqlite3_stmt *st;

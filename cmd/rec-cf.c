@@ -274,6 +274,13 @@ add_user(struct many *x, const char *user, size_t len, int have)
 		flush_block(x);
 }
 
+/* a user of the file -U names */
+static void
+read_user(const char *user, size_t len, void *ctx)
+{
+	add_user(ctx, user, len, 0);
+}
+
 static void
 score_users(const char *users, const char *model, const char *kind,
     const char *src, const char *key, size_t limit, size_t block,
@@ -331,36 +338,8 @@ score_users(const char *users, const char *model, const char *kind,
 		if (have)
 			add_user(&x, cur.data, cur.len, 1);
 		rec_buf_free(&cur);
-	} else {
-		FILE *fp = strcmp(users, "-") ? fopen(users, "r") : stdin;
-		const char *name = strcmp(users, "-") ? users : "stdin";
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
-		unsigned long lineno = 0;
-
-		if (!fp)
-			rec_die("cannot open '%s': %m", users);
-		while ((n = getline(&line, &cap, fp)) > 0) {
-			lineno++;
-			if (line[n - 1] == '\n')
-				line[--n] = 0;
-			if (n && line[n - 1] == '\r')
-				line[--n] = 0;
-			if (!n)
-				continue;
-			if (strlen(line) != (size_t)n ||
-			    rec_utf8_valid(line, (size_t)n) != (size_t)n)
-				rec_die("%s:%lu: not a user id (a NUL byte or "
-				    "invalid UTF-8)", name, lineno);
-			add_user(&x, line, (size_t)n, 0);
-		}
-		if (ferror(fp))
-			rec_die("%s: read error: %m", name);
-		free(line);
-		if (fp != stdin)
-			fclose(fp);
-	}
+	} else
+		rec_read_ids(users, read_user, &x);
 	flush_block(&x);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	rec_writer_close(&w);

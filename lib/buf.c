@@ -51,6 +51,18 @@ rec_buf_adds(struct rec_buf *b, const char *s)
 }
 
 void
+rec_buf_sql(struct rec_buf *b, const char *s)
+{
+	rec_buf_addc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			rec_buf_addc(b, '\'');
+		rec_buf_addc(b, *s);
+	}
+	rec_buf_addc(b, '\'');
+}
+
+void
 rec_buf_printf(struct rec_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -50,24 +50,10 @@ static const char *const purpose = "reading the model";
 #define HEAD 48
 #define PAD8(x) (((x) + 7) & ~(size_t)7)
 
-static int64_t
-mtime_ns(const struct stat *sb)
-{
-	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
 char *
 rec_cf_model_path(const char *cat, const char *model)
 {
-	struct rec_buf b = {0};
-	const char *p;
-
-	for (p = model; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_.-", *p))
-			return NULL;
-	rec_buf_printf(&b, "%s.cf.%s", cat, model);
-	return b.data;
+	return rec_side_path(cat, "cf", model);
 }
 
 /* maps the file of model when it was written for cat as it is now and
@@ -101,7 +87,7 @@ model_map(struct rec_cf_model *m, const char *cat, const char *model)
 	memcpy(&csize, h + 32, 8);
 	memcpy(&cmtime, h + 40, 8);
 	size = (size_t)fs.st_size;
-	if (csize != (uint64_t)cs.st_size || cmtime != mtime_ns(&cs) ||
+	if (csize != (uint64_t)cs.st_size || cmtime != rec_mtime_ns(&cs) ||
 	    n > size / 8 || nnz > size / 8 || idb > size || n >= UINT32_MAX) {
 		close(fd);
 		return -1;
@@ -166,7 +152,7 @@ model_write(const struct rec_cf_model *m, const char *path,
 	unsigned char h[HEAD] = "RECKNN1\n";
 	uint64_t n = m->n, nnz = m->nnz, idb = 0, csize = (uint64_t)cs->st_size,
 	    *off = xcalloc(m->n + 1, sizeof *off);
-	int64_t cmtime = mtime_ns(cs);
+	int64_t cmtime = rec_mtime_ns(cs);
 	struct rec_atomic a;
 	size_t i;
 	int rc = -1;
@@ -243,7 +229,7 @@ rec_cf_model_index(const char *path)
 		rec_cf_model_load(&m, cat, names.v[i], kinds.v[i]);
 		/* written for the catalog it was read from, or not at all */
 		if (stat(path, &after) < 0 || after.st_size != before.st_size ||
-		    mtime_ns(&after) != mtime_ns(&before) ||
+		    rec_mtime_ns(&after) != rec_mtime_ns(&before) ||
 		    after.st_ino != before.st_ino) {
 			errno = EAGAIN;
 			done = -1;

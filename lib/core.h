@@ -113,6 +113,11 @@ size_t rec_atomic_sweep(const char *path);
 /* SIGINT, SIGTERM and SIGHUP remove the live temporary files too (for
  * a long edit, such as a catalog's) before the signal ends the program */
 void rec_atomic_catch_signals(void);
+/* each id in the file at path ("-": standard input), one a line, to fn;
+ * blank lines skipped, a CR before the newline dropped; dies naming
+ * file and line at a NUL byte or invalid UTF-8, or at a read error */
+void rec_read_ids(const char *path, void (*fn)(const char *id,
+    size_t len, void *ctx), void *ctx);
 
 /* buf.c: a growable byte buffer.  Invariant: data is NUL-terminated
  * whenever cap > 0, so data can be used as a C string when the bytes
@@ -128,6 +133,8 @@ void rec_buf_grow(struct rec_buf *b, size_t extra);
 void rec_buf_add(struct rec_buf *b, const void *p, size_t n);
 void rec_buf_addc(struct rec_buf *b, int c);
 void rec_buf_adds(struct rec_buf *b, const char *s);
+/* s as an SQL string literal: quoted, its quotes doubled */
+void rec_buf_sql(struct rec_buf *b, const char *s);
 void rec_buf_printf(struct rec_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void rec_buf_reset(struct rec_buf *b);
@@ -207,6 +214,8 @@ size_t rec_hash_put(struct rec_hash *h, const char *key, size_t len,
 size_t rec_hash_get(const struct rec_hash *h, const char *key, size_t len);
 /* frees keys and values; h is then empty, with the same vsize */
 void rec_hash_free(struct rec_hash *h);
+/* the table's hash of a string (FNV-1a, its high bits folded in) */
+uint64_t rec_hash_str(const char *s, size_t n);
 
 /* sort.c: the one order of ranked lists: the higher score first, ties
  * to the lower index (the earlier record, the lower document or row).

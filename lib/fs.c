@@ -218,3 +218,37 @@ rec_atomic_file(const char *path, const void *p, size_t n, mode_t mode)
 	}
 	return rec_atomic_commit(&a);
 }
+
+void
+rec_read_ids(const char *path, void (*fn)(const char *, size_t, void *),
+    void *ctx)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+
+	if (!fp)
+		rec_die("cannot open '%s': %m", path);
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (n && line[n - 1] == '\r')
+			line[--n] = 0;
+		if (!n)
+			continue;
+		if (strlen(line) != (size_t)n ||
+		    rec_utf8_valid(line, (size_t)n) != (size_t)n)
+			rec_die("%s:%lu: not a user id (a NUL byte or invalid "
+			    "UTF-8)", name, lineno);
+		fn(line, (size_t)n, ctx);
+	}
+	if (ferror(fp))
+		rec_die("%s: read error: %m", name);
+	free(line);
+	if (fp != stdin)
+		fclose(fp);
+}

@@ -16,18 +16,6 @@
 
 #include "stream.h"
 
-static uint64_t
-fnv(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (n--) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
-	}
-	return h ^ (h >> 29);
-}
-
 /* whether the value is in the set of finished groups */
 static int
 seen_has(const struct rec_groups *g, const char *v, size_t n, uint64_t h)
@@ -136,13 +124,13 @@ rec_groups_check(struct rec_groups *g, const struct rec_record *rec)
 	n = v->via.str.size;
 	if (g->started && g->cur.len == n && !memcmp(g->cur.data, s, n))
 		return 0;
-	h = fnv(s, n);
+	h = rec_hash_str(s, n);
 	if (seen_has(g, s, n, h))
 		group_die(g, "group \"%.*s\" again after another group (the "
 		    "records of a group must be together)", (int)(n > 200 ?
 		    200 : n), s);
 	if (g->started)
-		seen_add(g, g->cur.data, g->cur.len, fnv(g->cur.data,
+		seen_add(g, g->cur.data, g->cur.len, rec_hash_str(g->cur.data,
 		    g->cur.len));
 	rec_buf_reset(&g->prev);
 	rec_buf_add(&g->prev, g->cur.data ? g->cur.data : "", g->cur.len);

@@ -9,8 +9,8 @@
 
 #include "core.h"
 
-static uint64_t
-fnv(const char *s, size_t n)
+uint64_t
+rec_hash_str(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
 
@@ -28,7 +28,7 @@ rec_hash_get(const struct rec_hash *h, const char *key, size_t len)
 
 	if (!h->nslot)
 		return (size_t)-1;
-	for (i = fnv(key, len) & (h->nslot - 1);; i = (i + 1) & (h->nslot - 1)) {
+	for (i = rec_hash_str(key, len) & (h->nslot - 1);; i = (i + 1) & (h->nslot - 1)) {
 		k = h->slot[i];
 		if (!k)
 			return (size_t)-1;
@@ -46,7 +46,7 @@ rehash(struct rec_hash *h)
 	h->slot = xcalloc(n, sizeof *h->slot);
 	h->nslot = n;
 	for (i = 0; i < h->n; i++) {
-		for (j = fnv(h->key[i], h->keylen[i]) & (n - 1); h->slot[j];
+		for (j = rec_hash_str(h->key[i], h->keylen[i]) & (n - 1); h->slot[j];
 		    j = (j + 1) & (n - 1))
 			;
 		h->slot[j] = i + 1;
@@ -77,7 +77,7 @@ rec_hash_put(struct rec_hash *h, const char *key, size_t len, int *added)
 	if (h->n * 2 > h->nslot)
 		rehash(h);
 	else {
-		for (j = fnv(key, len) & (h->nslot - 1); h->slot[j];
+		for (j = rec_hash_str(key, len) & (h->nslot - 1); h->slot[j];
 		    j = (j + 1) & (h->nslot - 1))
 			;
 		h->slot[j] = h->n;

@@ -717,7 +717,6 @@ rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
 		for (tok = strtok_r(copy, "|", &save); tok;
 		    tok = strtok_r(NULL, "|", &save)) {
 			size_t k;
-			const char *q;
 			rec_buf_reset(&f);
 			rec_norm(&f, tok, strlen(tok));
 			k = f.len ? rec_hash_get(&tc->val, f.data, f.len) :
@@ -728,13 +727,8 @@ rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
 			if (!m++)
 				rec_buf_printf(b, "%shas(\"%s\"", n++ ? " OR " :
 				    "", tc->name);
-			rec_buf_adds(b, ", '");
-			for (q = f.data; *q; q++) {
-				if (*q == '\'')
-					rec_buf_addc(b, '\'');
-				rec_buf_addc(b, *q);
-			}
-			rec_buf_addc(b, '\'');
+			rec_buf_adds(b, ", ");
+			rec_buf_sql(b, f.data);
 		}
 		if (m)
 			rec_buf_addc(b, ')');

@@ -55,18 +55,6 @@ arg(struct rec_stage *s, const char *a)
 	s->argv[s->argc] = NULL;
 }
 
-static void
-sql_str(struct rec_buf *b, const char *s)
-{
-	rec_buf_addc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			rec_buf_addc(b, '\'');
-		rec_buf_addc(b, *s);
-	}
-	rec_buf_addc(b, '\'');
-}
-
 /* the best-known items of a creator (at most max), for seeds */
 static void
 top_items(struct rec_kb *kb, const char *creator, size_t max,
@@ -322,7 +310,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->colls.n && kb->c_coll; i++) {
 		rec_buf_printf(&cond, "%snorm(\"%s\") LIKE ", cond.len ?
 		    " AND " : "", kb->c_coll);
-		sql_str(&cond, in->colls.v[i]);
+		rec_buf_sql(&cond, in->colls.v[i]);
 		rec_buf_adds(&cond, " || '%'");
 	}
 	for (i = 0; i < in->disliked_tags.n; i++) {
@@ -331,7 +319,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (t = 0; t < kb->nc_tags; t++) {
 			rec_buf_printf(&cond, "%sNOT has(\"%s\", ", cond.len ?
 			    " AND " : "", kb->c_tags[t]);
-			sql_str(&cond, v);
+			rec_buf_sql(&cond, v);
 			rec_buf_addc(&cond, ')');
 		}
 	}
@@ -340,13 +328,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    !rec_strs_has(&in->similar, in->avoid.v[i], 0)) {
 			rec_buf_printf(&cond, "%scoalesce(\"%s\", '') <> ",
 			    cond.len ? " AND " : "", kb->c_creator);
-			sql_str(&cond, in->avoid.v[i]);
+			rec_buf_sql(&cond, in->avoid.v[i]);
 		}
 	/* what was turned down, alone or among several names */
 	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
 		rec_buf_printf(&cond, "%sNOT names(\"%s\", ", cond.len ?
 		    " AND " : "", kb->c_creator);
-		sql_str(&cond, in->disliked_creators.v[i]);
+		rec_buf_sql(&cond, in->disliked_creators.v[i]);
 		rec_buf_addc(&cond, ')');
 	}
 	/* the same song under another id is a repeat */
@@ -356,7 +344,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    "", kb->c_title, kb->c_creator);
 		for (i = 0; i < in->shown_keys.n; i++) {
 			rec_buf_adds(&cond, i ? ", " : "");
-			sql_str(&cond, in->shown_keys.v[i]);
+			rec_buf_sql(&cond, in->shown_keys.v[i]);
 		}
 		rec_buf_addc(&cond, ')');
 	}
@@ -367,7 +355,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_adds(&b, "id IN (");
 		for (i = 0; i < in->wanted.n; i++) {
 			rec_buf_adds(&b, i ? ", " : "");
-			sql_str(&b, in->wanted.v[i]);
+			rec_buf_sql(&b, in->wanted.v[i]);
 		}
 		rec_buf_addc(&b, ')');
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "title", "-w",
@@ -439,7 +427,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
 		for (i = 0; i < in->liked_creators.n; i++) {
 			rec_buf_adds(&b, ", ");
-			sql_str(&b, in->liked_creators.v[i]);
+			rec_buf_sql(&b, in->liked_creators.v[i]);
 		}
 		rec_buf_addc(&b, ')');
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "creator", "-k",
@@ -469,7 +457,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
 		for (i = 0; i < in->similar.n; i++) {
 			rec_buf_adds(&b, ", ");
-			sql_str(&b, in->similar.v[i]);
+			rec_buf_sql(&b, in->similar.v[i]);
 		}
 		rec_buf_addc(&b, ')');
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "theirs", "-k",
@@ -550,7 +538,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
 			for (i = 0; i < cr.n; i++) {
 				rec_buf_adds(&b, ", ");
-				sql_str(&b, cr.v[i]);
+				rec_buf_sql(&b, cr.v[i]);
 			}
 			rec_buf_addc(&b, ')');
 			stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "liked",
@@ -597,7 +585,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    " OR " : "", kb->c_tags[i]);
 			for (v = 0; v < vals.n; v++) {
 				rec_buf_adds(&topic, ", ");
-				sql_str(&topic, vals.v[v]);
+				rec_buf_sql(&topic, vals.v[v]);
 			}
 			rec_buf_addc(&topic, ')');
 		}

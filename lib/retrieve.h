@@ -91,8 +91,14 @@ struct rec_space {
 	void *map;		/* the mapped file, or NULL: read, owned */
 	size_t mapsz;
 };
-/* the file of space beside cat (caller frees), or NULL when the space's
- * name cannot be a file name (letters, digits, _ . - only) */
+/* the file cat.kind.name beside the catalog cat (caller frees), or NULL
+ * when name cannot be a file name (letters, digits, _ . - only): where
+ * a space's vectors and a model's neighbours are kept */
+char *rec_side_path(const char *cat, const char *kind, const char *name);
+/* a file's modification time in nanoseconds: what a side file records
+ * of the catalog it was written for */
+int64_t rec_mtime_ns(const struct stat *sb);
+/* the file of space beside cat: rec_side_path(cat, "dense", space) */
 char *rec_space_path(const char *cat, const char *space);
 /* reads the vectors of space that have dim floats (dies on SQL errors) */
 void rec_space_read(sqlite3 *db, const char *space, int dim,

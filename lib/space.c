@@ -25,24 +25,30 @@
 
 #define HEAD 48
 
-static int64_t
-mtime_ns(const struct stat *sb)
+int64_t
+rec_mtime_ns(const struct stat *sb)
 {
 	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
 }
 
 char *
-rec_space_path(const char *cat, const char *space)
+rec_side_path(const char *cat, const char *kind, const char *name)
 {
 	struct rec_buf b = {0};
 	const char *p;
 
-	for (p = space; *p; p++)
+	for (p = name; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "0123456789_.-", *p))
 			return NULL;
-	rec_buf_printf(&b, "%s.dense.%s", cat, space);
+	rec_buf_printf(&b, "%s.%s.%s", cat, kind, name);
 	return b.data;
+}
+
+char *
+rec_space_path(const char *cat, const char *space)
+{
+	return rec_side_path(cat, "dense", space);
 }
 
 void
@@ -110,7 +116,7 @@ rec_space_map(const char *cat, const char *space, int dim,
 	memcpy(&cmtime, h + 40, 8);
 	fl = ((size_t)n * (size_t)dim * 4 + 7) & ~(size_t)7;
 	if (fdim != (uint32_t)dim || csize != (uint64_t)cs.st_size ||
-	    cmtime != mtime_ns(&cs) || n > (uint64_t)fs.st_size ||
+	    cmtime != rec_mtime_ns(&cs) || n > (uint64_t)fs.st_size ||
 	    (uint64_t)fs.st_size != HEAD + fl + n * 8 + idb)
 		goto no;
 	sp->mapsz = (size_t)fs.st_size;
@@ -157,7 +163,7 @@ rec_space_write(const struct rec_space *sp, int dim, const char *path,
 	uint64_t n = sp->n, csize = (uint64_t)cat->st_size;
 	uint64_t idb = sp->n ? sp->off[sp->n - 1] +
 	    strlen(sp->chars + sp->off[sp->n - 1]) + 1 : 0;
-	int64_t cmtime = mtime_ns(cat);
+	int64_t cmtime = rec_mtime_ns(cat);
 	size_t fl = sp->n * (size_t)dim * 4;
 
 	memcpy(h + 8, &d, 4);

@@ -114,18 +114,6 @@ push_stage(struct rec_stage **v, size_t *n, struct rec_stage *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void
-sql_quote(struct rec_buf *b, const char *s)
-{
-	rec_buf_addc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			rec_buf_addc(b, '\'');
-		rec_buf_addc(b, *s);
-	}
-	rec_buf_addc(b, '\'');
-}
-
 /* what the conversation rules out, whatever the model planned: the
  * creators disliked (a filter), the items disliked, seen and shown
  * (rec-rank -n), one record per song, the user's history, the cut */
@@ -144,7 +132,7 @@ finish_plan(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
 		rec_buf_printf(&b, "%scoalesce(\"%s\", '') <> ", b.len ?
 		    " AND " : "", kb->c_creator);
-		sql_quote(&b, in->disliked_creators.v[i]);
+		rec_buf_sql(&b, in->disliked_creators.v[i]);
 	}
 	if (b.len) {
 		rec_tp_stage_add(&s, "rec-sql");
