@@ -256,7 +256,7 @@ int rec_strs_has(const struct rec_strs *s, const char *v, int icase);
 void rec_strs_free(struct rec_strs *s);
 /* adds every string of from to to (rec_strs_add) */
 void rec_strs_copy(struct rec_strs *to, const struct rec_strs *from);
-/* appends "key":[...] */
+/* appends "key":[...] (json.c) */
 void rec_strs_json(struct rec_buf *b, const char *key,
     const struct rec_strs *s);
 /* adds the strings of a msgpack array (other values are skipped; o may

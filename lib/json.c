@@ -615,3 +615,17 @@ rec_json_write(struct rec_buf *out, const msgpack_object *o,
 		return werr(err, "extension value cannot be written as JSON");
 	}
 }
+
+void
+rec_strs_json(struct rec_buf *b, const char *key, const struct rec_strs *s)
+{
+	size_t i;
+
+	rec_buf_printf(b, "\"%s\":[", key);
+	for (i = 0; i < s->n; i++) {
+		if (i)
+			rec_buf_addc(b, ',');
+		rec_json_string(b, s->v[i], strlen(s->v[i]));
+	}
+	rec_buf_addc(b, ']');
+}

@@ -14,42 +14,6 @@
 
 /* ---- the ranker of rec-rank ---- */
 
-/* statements by field, prepared when first asked for */
-char *
-rec_ranker_field(struct rec_ranker *r, const char *field, const char *id,
-    size_t idlen)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-	size_t k;
-	int added;
-
-	k = rec_hash_put(&r->fields, field, strlen(field), &added);
-	if (added) {
-		struct rec_buf sql = {0};
-		char *col = NULL;
-		r->field = xrealloc(r->field, r->fields.cap *
-		    sizeof *r->field);
-		if (!rec_catalog_column(r->db, field, NULL, NULL, 0) &&
-		    !(col = rec_catalog_role(r->db, field)))
-			rec_usage_die("no column or role '%s' in the catalog",
-			    field);
-		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
-		    col ? col : field);
-		free(col);
-		if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->field[k], NULL))
-			rec_sqlite_die(r->db, "items");
-		rec_buf_free(&sql);
-	}
-	st = r->field[k];
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, id, (int)idlen, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
-	return v;
-}
-
 /* --unique: one statement that reads an item's fields, prepared before
  * any input is read so that a bad field is an error at once */
 static void

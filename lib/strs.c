@@ -55,20 +55,6 @@ rec_strs_copy(struct rec_strs *to, const struct rec_strs *from)
 }
 
 void
-rec_strs_json(struct rec_buf *b, const char *key, const struct rec_strs *s)
-{
-	size_t i;
-
-	rec_buf_printf(b, "\"%s\":[", key);
-	for (i = 0; i < s->n; i++) {
-		if (i)
-			rec_buf_addc(b, ',');
-		rec_json_string(b, s->v[i], strlen(s->v[i]));
-	}
-	rec_buf_addc(b, ']');
-}
-
-void
 rec_strs_from(struct rec_strs *s, const msgpack_object *o)
 {
 	uint32_t i;

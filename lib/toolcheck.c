@@ -566,3 +566,36 @@ out:
 	free(obuf);
 	return ret;
 }
+
+void
+rec_tp_stage_add(struct rec_stage *s, const char *a)
+{
+	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
+	s->argv[s->argc++] = xstrdup(a);
+	s->argv[s->argc] = NULL;
+}
+
+void
+rec_tp_opt_arg(struct rec_stage *s, int c, const char *v)
+{
+	char o[3] = { '-', (char)c, 0 };
+
+	rec_tp_stage_add(s, o);
+	if (v)
+		rec_tp_stage_add(s, v);
+}
+
+int
+rec_tp_has_opt(const struct rec_stage *s, int c)
+{
+	int i;
+
+	for (i = 1; i < s->argc; i++) {
+		if (!strcmp(s->argv[i], "--"))
+			break;
+		if (s->argv[i][0] == '-' && s->argv[i][1] == c &&
+		    !s->argv[i][2])
+			return 1;
+	}
+	return 0;
+}

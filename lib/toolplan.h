@@ -42,7 +42,7 @@ int rec_tp_check_call(struct rec_tp_checker *ck, const struct rec_tooldef *d,
     const msgpack_object *args, struct rec_stage *st, int *all,
     struct rec_buf *why);
 
-/* toolplan.c: building a stage */
+/* toolcheck.c: building a stage */
 /* appends one argument a to s */
 void rec_tp_stage_add(struct rec_stage *s, const char *a);
 /* "-c", then v as its own argument unless NULL */
