@@ -356,6 +356,26 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 	}
 }
 
+/* "Bob Marley & The Wailers", "Tom Petty and the Heartbreakers": a
+ * leader and their band, the leader said alone too */
+static void
+leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
+{
+	static const char *const joins[] = { " & the ", " & The ",
+	    " and the ", " and The ", " + the ", " + The ", NULL };
+	const char *j = NULL;
+	size_t k;
+	char *name;
+
+	for (k = 0; joins[k] && !j; k++)
+		j = strstr(v, joins[k]);
+	if (!j || j == v)
+		return;
+	name = xstrndup(v, (size_t)(j - v));
+	add_creator(kb, name, count, n);
+	free(name);
+}
+
 /* A creator called by one word of a name of several ("kanye",
  * "oakenfold"): the first or last word of one creator's name alone, of
  * five letters or more, with at least three items, where no name is
@@ -500,6 +520,7 @@ rec_kb_load(const char *catalog)
 			for (i = 0; i < parts.n; i++)
 				add_creator(kb, parts.v[i], c, &n);
 			rec_strs_free(&parts);
+			leader(kb, v, c, &n);
 		}
 		sqlite3_reset(st);
 		one_word_names(kb);

@@ -191,6 +191,20 @@ creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 	return found;
 }
 
+/* whether the folded word is the whole name, "the" aside */
+static int
+is_name(const char *name, const char *folded)
+{
+	struct rec_buf b = {0};
+	int same;
+
+	rec_norm(&b, name, strlen(name));
+	same = b.data && (!strcmp(b.data, folded) || (!strncmp(b.data,
+	    "the ", 4) && !strcmp(b.data + 4, folded)));
+	rec_buf_free(&b);
+	return same;
+}
+
 /* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
  * rare name of two words, the whole message), 1 weak, 0 none. */
 static int
@@ -213,6 +227,12 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		    "add")) ? 2 : 1 : 0;
 	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
 		return 2;
+	/* "songs from the legend himself": "from" and "by" name a
+	 * creator or an album; a title after them needs capitals or
+	 * rare words */
+	if (kind == NAME_TITLE && i > 0 && (at(ws, i - 1, "from") ||
+	    at(ws, i - 1, "by")) && !cap && rare < n)
+		return 0;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && (cued_after(ws,
 	    i + n) || (i > 0 && at(ws, i - 1, "of")))) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
 	    at(ws, i + n, "is"))))
@@ -692,6 +712,13 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ce == 2 && n == 1 && !strncasecmp(kb->cname[ck],
 			    "the ", 4) && !ws->cap[i] && !cued_before(ws, i) &&
 			    g.len < 6)
+				ce = 1;
+			/* "salsa" for You Salsa: a word of the tag
+			 * vocabulary that is only part of a creator's name
+			 * is the tag, unless written as a name */
+			if (ce == 2 && n == 1 && tg != (size_t)-1 &&
+			    !ws->cap[i] && !cued_before(ws, i) &&
+			    !is_name(kb->cname[ck], g.data))
 				ce = 1;
 			if (tk != (size_t)-1)
 				te = evidence(kb, ws, i, n, NAME_TITLE,

@@ -228,6 +228,37 @@ order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 		rec_buf_adds(o, "rowid");
 }
 
+/* A stream of the items of the creators named, the names taken in
+ * turn (the first item of each, then the second, ...), each creator's
+ * own items before those it shares with others ("Sam & Dave" for Dave),
+ * then in the order o */
+static void
+creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
+    const char *k, const struct rec_strs *names, const char *o)
+{
+	struct rec_buf x = {0}, w = {0}, ord = {0};
+	size_t i, n = names->n;
+
+	rec_buf_printf(&x, "names(\"%s\"", kb->c_creator);
+	for (i = 0; i < n; i++) {
+		rec_buf_adds(&x, ", ");
+		rec_buf_sql(&x, names->v[i]);
+	}
+	rec_buf_addc(&x, ')');
+	rec_buf_printf(&w, "%s", x.data);
+	if (n > 1)
+		rec_buf_printf(&ord, "row_number() OVER (PARTITION BY (%s - 1) "
+		    "%% %zu ORDER BY %s > %zu, %s), (%s - 1) %% %zu", x.data, n,
+		    x.data, n, o, x.data, n);
+	else
+		rec_buf_printf(&ord, "%s > 1, %s", x.data, o);
+	stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", src, "-k", k, "-w",
+	    w.data, "-o", ord.data, (char *)NULL);
+	rec_buf_free(&x);
+	rec_buf_free(&w);
+	rec_buf_free(&ord);
+}
+
 /* The tag values the seeds have, as words for the tag fields (at most
  * max), and into cats the categories of the complete columns they
  * have ("action|sci-fi"): what "like X" means when X is an item. */
@@ -423,15 +454,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* the creators asked for: their items, most popular first */
 	if (in->liked_creators.n && kb->c_creator) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
-		for (i = 0; i < in->liked_creators.n; i++) {
-			rec_buf_adds(&b, ", ");
-			rec_buf_sql(&b, in->liked_creators.v[i]);
-		}
-		rec_buf_addc(&b, ')');
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "creator", "-k",
-		    "200", "-w", b.data, "-o", o.data, (char *)NULL);
+		creators_stage(kb, p, "creator", "200", &in->liked_creators,
+		    o.data);
 		by = 1;
 	}
 	/* creators named as a model: others like them */
@@ -453,15 +477,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* and a few of theirs: "I like X" is also a taste for X */
 	if (in->similar.n && kb->c_creator) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
-		for (i = 0; i < in->similar.n; i++) {
-			rec_buf_adds(&b, ", ");
-			rec_buf_sql(&b, in->similar.v[i]);
-		}
-		rec_buf_addc(&b, ')');
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "theirs", "-k",
-		    "50", "-w", b.data, "-o", o.data, (char *)NULL);
+		creators_stage(kb, p, "theirs", "50", &in->similar, o.data);
 	}
 	/* the topic: tag words in the tag fields, the genres named apart
 	 * from what moods and occasions mean in tags (one search would be
@@ -534,16 +550,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 				rec_strs_add(&cr, in->earlier_creators.v[i]);
 		creators_of(kb, &in->boost, 6, &cr);
 		if (cr.n) {
-			rec_buf_reset(&b);
-			rec_buf_printf(&b, "names(\"%s\"", kb->c_creator);
-			for (i = 0; i < cr.n; i++) {
-				rec_buf_adds(&b, ", ");
-				rec_buf_sql(&b, cr.v[i]);
-			}
-			rec_buf_addc(&b, ')');
-			stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "liked",
-			    "-k", "200", "-w", b.data, "-o", o.data,
-			    (char *)NULL);
+			creators_stage(kb, p, "liked", "200", &cr, o.data);
 			liked = liked_creators = 1;
 		}
 		rec_strs_free(&cr);

@@ -397,9 +397,13 @@ same_name(const char *got, const char *want)
 	    !strcmp(want + wl - gl, got);
 }
 
-/* names(value, name, ...): whether the value is one of the names, or
+/* names(value, name, ...): 0 unless the value is one of the names, or
  * names several ("A, B", "A feat. B") of which one is (folded, a
- * leading "the" aside, or the name's last word alone) */
+ * leading "the" aside, or the name's last word alone); else the
+ * position of the name (1 for the first) when the value is that name
+ * alone, and the count of names plus the position when it is one of
+ * several: an order that puts a creator's own items before the duets,
+ * and can take the names in turn */
 static void
 fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -407,7 +411,7 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	struct rec_strs parts = {0};
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
 	size_t *woff, nw = 0, k, i;
-	int found = 0;
+	int found = 0, at = 0;
 
 	if (argc < 2) {
 		sqlite3_result_error(ctx, "names(value, name, ...) needs a "
@@ -427,21 +431,22 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		    want.data + woff[k]) != NULL;
 	}
 	if (found) {
-		found = 0;
-		for (k = 0; k < nw && !found; k++)
-			found = same_name(got.data ? got.data : "",
-			    want.data + woff[k]);
-		if (!found)
+		for (k = 0; k < nw && !at; k++)
+			if (same_name(got.data ? got.data : "",
+			    want.data + woff[k]))
+				at = (int)k + 1;
+		if (!at)
 			rec_name_parts(s, 1, &parts);
-		for (i = 0; i < parts.n && !found; i++) {
+		for (i = 0; i < parts.n && !at; i++) {
 			rec_buf_reset(&got);
 			rec_norm(&got, parts.v[i], strlen(parts.v[i]));
-			for (k = 0; k < nw && !found; k++)
-				found = same_name(got.data ? got.data : "",
-				    want.data + woff[k]);
+			for (k = 0; k < nw && !at; k++)
+				if (same_name(got.data ? got.data : "",
+				    want.data + woff[k]))
+					at = (int)(nw + k) + 1;
 		}
 	}
-	sqlite3_result_int(ctx, found);
+	sqlite3_result_int(ctx, at);
 	rec_strs_free(&parts);
 	free(woff);
 	rec_buf_free(&want);

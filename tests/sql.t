@@ -33,7 +33,16 @@ test_ok 'names() finds a creator alone or among several, "the" aside, or by the 
 	   names('"'Drake feat. Rihanna'"', '"'rihanna'"') AS b, names('"'Earth, Wind & Fire'"', '"'earth wind & fire'"') AS c,
 	   names('"'Sam & Dave'"', '"'sam'"') AS d, names('"'Samsara'"', '"'sam'"') AS e,
 	   names('"'Oakenfold'"', '"'Paul Oakenfold'"') AS f, names('"'Paul'"', '"'Paul Oakenfold'"') AS g" < /dev/null)" = \
-	   "{\"rows\":[{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":0,\"f\":1,\"g\":0}],\"truncated\":false}"'
+	   "{\"rows\":[{\"a\":2,\"b\":2,\"c\":1,\"d\":2,\"e\":0,\"f\":1,\"g\":0}],\"truncated\":false}"'
+# the value: 0 for none, the name's place (1, 2, ...) when the value is
+# that name alone, the count of names plus its place when it is one of
+# several ("Sam & Dave" for the second of two names: 2 + 2)
+test_ok 'names() says which name, and whether alone' \
+	'test "$(rec-sql -L "SELECT names('"'Dave'"', '"'Ed Sheeran'"', '"'Dave'"') AS a,
+	   names('"'Sam & Dave'"', '"'Ed Sheeran'"', '"'Dave'"') AS b,
+	   names('"'The Ed Sheeran'"', '"'Ed Sheeran'"', '"'Dave'"') AS c,
+	   names('"'Ed Sheeran, Dave'"', '"'Ed Sheeran'"', '"'Dave'"') AS d" < /dev/null)" = \
+	   "{\"rows\":[{\"a\":2,\"b\":4,\"c\":1,\"d\":3}],\"truncated\":false}"'
 test_fail 'names() needs a name' 1 'names\(value, name, ...\) needs a name' \
 	'rec-sql -w "names(track_artist)" < /dev/null'
 test_fail 'has() needs a value' 1 'has\(list, value, ...\) needs a value' \

@@ -117,4 +117,24 @@ test_ok '"nothing like rock" is no dislike' \
 	't "nothing like rock, keep going" > out && grep -q "^disliked_tags:\[\]" out &&
 	 grep -q "^tags:.*genre:rock" out'
 
+test_ok 'a leader without their band: "Bob Marley" is Bob Marley & The Wailers' \
+	't "add some songs from the legend himself Bob Marley" > out &&
+	 grep -q "^liked_creators:\[\"Bob Marley\"\]" out && grep -q "^{\"liked_items\":\[\]" out &&
+	 test "$(ids tunes.db "add some songs from the legend himself Bob Marley")" = "t16 t17 "'
+# in a catalog where "salsa" is a rare tag (one item in 271), so that
+# only the rule below keeps it from the name
+{ cat "$DATA/tunes.csv"; awk 'BEGIN { for (i = 1; i <= 250; i++)
+	printf "f%03d,Filler %d,Filler Band %d,10,Fill,2000,pop,0.5,0.5,100,0.5,0.0\n", i, i, i }'; } > big.csv &&
+	rec-import -d big.db items -i id -r title=title -r artist=creator \
+	-r album=collection -l genre -t year=integer -r year=date big.csv &&
+	rec-bm25 -d big.db --index || exit 1
+test_ok 'a tag word that is part of a creator'"'"'s name is the tag: "salsa" is no You Salsa' \
+	'intent big.db "music that has a salsa type beat" > out && grep -q "^liked_creators:\[\]" out &&
+	 grep -q "^tags:.*salsa" out && ids big.db "music that has a salsa type beat" | grep -q "^t21 "'
+test_ok 'but with a cue it is the name' \
+	'intent big.db "songs by salsa" | grep -q "^liked_creators:\[\"You Salsa\"\]"'
+test_ok 'creators asked for together are taken in turn, each one'"'"'s best known first' \
+	'ids tunes.db "songs by Queen and Bob Marley" > out &&
+	 { grep -qx "t04 t16 t13 t17 " out || grep -qx "t16 t04 t17 t13 " out; }'
+
 done_testing
