@@ -418,8 +418,11 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	if (rec_strs_has(&in->concepts, x->name, 0))
 		return;
 	rec_strs_add(&in->concepts, x->name);
-	/* who it is for guides the choice; it is not the topic */
-	for (i = 0; x->facet != REC_FACET_AUDIENCE && i < g->tags.n; i++) {
+	/* who it is for guides the choice where the catalog's categories
+	 * say it (children's films); it is not the topic.  Where only tags
+	 * say it ("kids songs"), they are the topic. */
+	for (i = 0; (x->facet != REC_FACET_AUDIENCE || (!g->prefer &&
+	    !g->need)) && i < g->tags.n; i++) {
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
 		rec_strs_add(&in->tags, b.data);

@@ -97,6 +97,58 @@ cons_say(struct rec_intent *in, const char *col, const char *op, double v,
 	rec_intent_cons(in, col, op, v, say, facet);
 }
 
+/* the decade a word names at i (1990 for "90s", "1990s", "90er",
+ * "nineties", "los 90", "the 70"), or 0 */
+static int
+decade_at(const struct rec_words *ws, size_t i)
+{
+	static const char *const decade_cue[] = { "the", "los", "las",
+	    "annees", "anos", "anni", "decada", "decade", NULL };
+	const char *w = ws->w[i];
+	size_t len = strlen(w), k;
+	int y = 0;
+
+	if ((len == 3 || len == 5) && w[len - 1] == 's' &&
+	    isdigit((unsigned char)w[0]) && w[len - 2] == '0')
+		y = atoi(w);
+	else if (len == 4 && !strcmp(w + 2, "er") &&
+	    isdigit((unsigned char)w[0]) && w[1] == '0')
+		y = atoi(w);
+	else if ((y = rec_lex_decade(w)))
+		;
+	else if (len == 2 && isdigit((unsigned char)w[0]) && w[1] == '0' &&
+	    i > 0) {
+		for (k = 0; decade_cue[k] && !at(ws, i - 1, decade_cue[k]); k++)
+			;
+		y = decade_cue[k] ? atoi(w) : 0;
+		if (!y && w[0] == '0' && decade_cue[k])
+			y = 2000;
+	}
+	if (y > 0 && y < 100)
+		y += y >= 30 ? 1900 : 2000;
+	return y >= 1900 && y <= 2090 && y % 10 == 0 ? y : 0;
+}
+
+/* In a catalog without dates, the decade y as a tag value it has
+ * ("90s", "1990s"), an era of the topic; whether it had one */
+static int
+era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
+{
+	char form[2][16], tag[32];
+	int f;
+
+	snprintf(form[0], sizeof form[0], "%02ds", y % 100);
+	snprintf(form[1], sizeof form[1], "%ds", y);
+	for (f = 0; f < 2; f++)
+		if (rec_hash_get(&kb->tag, form[f], strlen(form[f])) !=
+		    (size_t)-1) {
+			snprintf(tag, sizeof tag, "era:%s", form[f]);
+			rec_strs_add(&in->tags, tag);
+			return 1;
+		}
+	return 0;
+}
+
 /* how many, eras and numbers */
 static void
 numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
@@ -106,11 +158,9 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    NULL };
 	static const char *const before[] = { "before", "until", "pre",
 	    "antes", "avant", "vor", "bis", NULL };
-	static const char *const decade_cue[] = { "the", "los", "las",
-	    "annees", "anos", "anni", "decada", "decade", NULL };
 	const char *ycol = kb->c_year;
 	char say[64];
-	size_t i, k;
+	size_t i;
 	double v;
 
 	for (i = 0; i < ws->n; i++) {
@@ -137,37 +187,27 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ws->used[i] = 1;
 			continue;
 		}
-		if (!ycol)
-			goto notyear;
 		/* decades: 90s, 1990s, 80er, nineties, "los 90", "les
 		 * annees 80", "the 70" */
-		if ((len == 3 || len == 5) && w[len - 1] == 's' &&
-		    isdigit((unsigned char)w[0]) && w[len - 2] == '0')
-			y = atoi(w);
-		else if (len == 4 && !strcmp(w + 2, "er") &&
-		    isdigit((unsigned char)w[0]) && w[1] == '0')
-			y = atoi(w);
-		else if ((y = rec_lex_decade(w)))
-			;
-		else if (len == 2 && isdigit((unsigned char)w[0]) && w[1] == '0'
-		    && i > 0) {
-			for (k = 0; decade_cue[k] && !at(ws, i - 1, decade_cue[k]);
-			    k++)
-				;
-			y = decade_cue[k] ? atoi(w) : 0;
-			if (!y && w[0] == '0' && decade_cue[k])
-				y = 2000;
-		}
-		if (y > 0 && y < 100)
-			y += y >= 30 ? 1900 : 2000;
-		if (y >= 1900 && y <= 2090 && y % 10 == 0) {
+		if ((y = decade_at(ws, i))) {
 			snprintf(say, sizeof say, "from the %ds", y);
-			cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
-			cons_say(in, ycol, "<=", y + 9, say, REC_FACET_ERA);
-			rec_intent_said(in, "%s", say);
-			ws->used[i] = 1;
-			continue;
+			if (ycol) {
+				cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
+				cons_say(in, ycol, "<=", y + 9, say,
+				    REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				ws->used[i] = 1;
+				continue;
+			}
+			/* no dates: the decade where tags say it */
+			if (era_tag(kb, y, in)) {
+				rec_intent_said(in, "%s", say);
+				ws->used[i] = 1;
+				continue;
+			}
 		}
+		if (!ycol)
+			goto notyear;
 		/* after 2015, since 2015, before 2000, in 2019 */
 		if (len == 4 && isdigit((unsigned char)w[0]) && (y = atoi(w)) >=
 		    1900 && y <= 2100 && i > 0) {

@@ -324,6 +324,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
+	int named;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
@@ -487,8 +488,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->tags.n; i++) {
 			int f;
 			rec_facet_split(in->tags.v[i], &f);
-			rec_strs_add(f == REC_FACET_GENRE ? &g : &m,
-			    in->tags.v[i]);
+			/* an era ("90s" in a catalog without dates)
+			 * narrows the genre: one search */
+			rec_strs_add(f == REC_FACET_GENRE || f == REC_FACET_ERA ?
+			    &g : &m, in->tags.v[i]);
 		}
 		rec_buf_reset(&w);
 		words_of_list(&g, &w);
@@ -601,12 +604,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* with a topic to search, popularity reorders what the search
 	 * found (a boost in rec-rank below); without one, the catalog
 	 * under the conditions, most popular first, is the source */
+	named = by || in->liked_items.n || in->similar.n;
 	boost = kb->c_pop && kb->popmax > 0 && sources > 0 &&
-	    (in->popular == 1 || (topic.len && !in->liked_items.n &&
-	    !in->similar.n && !by));
-	/* "popular" beside what was named reorders what was found: a
-	 * stream of the catalog's best-known would outweigh it */
-	if ((!by || in->popular == 2) && !boost) {
+	    (in->popular == 1 || (in->popular == 2 && named) ||
+	    (topic.len && !named));
+	/* "popular", "the best" beside what was named reorders what was
+	 * found: a stream of the catalog's best-known would outweigh it
+	 * (a creator's items are in their best order already) */
+	if (!by && !boost) {
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
 		if (topic.len)

@@ -137,4 +137,25 @@ test_ok 'creators asked for together are taken in turn, each one'"'"'s best know
 	'ids tunes.db "songs by Queen and Bob Marley" > out &&
 	 { grep -qx "t04 t16 t13 t17 " out || grep -qx "t16 t04 t17 t13 " out; }'
 
+# a catalog without dates: the decade as its tag
+cat > dateless.csv <<'C'
+id,title,artist,tags
+d1,Old Rhymes,MC Old,hip hop|90s
+d2,New Rhymes,MC New,hip hop|2010s
+d3,Pop Song,Pop Star,pop|90s
+d4,More New Rhymes,MC Newer,hip hop|2010s
+C
+rec-import -d dateless.db items -i id -r title=title -r artist=creator \
+	-S tags='|' dateless.csv && rec-bm25 -d dateless.db --index || exit 1
+test_ok 'without dates, "from the 90s" is the tag 90s, with the genre' \
+	'intent dateless.db "rap music from the 90s" > out && grep -q "^tags:.*era:90s" out &&
+	 test "$(ids dateless.db "rap music from the 90s" | cut -d" " -f1)" = d1'
+
+test_ok '"the best songs of X": X'"'"'s best known, no stream of the catalog'"'"'s best known' \
+	'rec-plan -d tunes.db "a Queen playlist please, all the best songs" > out &&
+	 ! grep -q "\-s prior" out &&
+	 test "$(ids tunes.db "a Queen playlist please, all the best songs")" = "t04 t13 "'
+test_ok 'and "the best bands like X" leaves X'"'"'s best known out too' \
+	'! rec-plan -d tunes.db "the best bands like Queen" | grep -q "\-s prior"'
+
 done_testing
