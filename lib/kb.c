@@ -378,7 +378,8 @@ leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
 
 /* A creator called by one word of a name of several ("kanye",
  * "oakenfold"): the first or last word of one creator's name alone, of
- * five letters or more, with at least three items, where no name is
+ * four letters or more (the linker asks a capital or a cue of a word
+ * under five), with at least three items, where no name is
  * that word.  The linker still asks a rare word of it. */
 static void
 one_word_names(struct rec_kb *kb)
@@ -401,7 +402,7 @@ one_word_names(struct rec_kb *kb)
 			const char *wd = e ? strrchr(key, ' ') + 1 : key;
 			size_t wl = e ? len - (size_t)(wd - key) :
 			    (size_t)(sp - key), *v;
-			if (wl < 5)
+			if (wl < 4)
 				continue;
 			k = rec_hash_put(&w, wd, wl, NULL);
 			v = (size_t *)w.val + 2 * k;

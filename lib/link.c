@@ -110,6 +110,7 @@ cued_after(const struct rec_words *ws, size_t j)
 {
 	return at(ws, j, "songs") || at(ws, j, "song") || at(ws, j, "tracks") ||
 	    at(ws, j, "music") || at(ws, j, "albums") || at(ws, j, "stuff") ||
+	    at(ws, j, "fan") || at(ws, j, "fans") ||
 	    at(ws, j, "was") || at(ws, j, "is");
 }
 
@@ -247,7 +248,8 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		 * g": a rare first word and a letter */
 		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
 		    !common(kb, ws->w[i]) && strlen(ws->w[i]) >= 5 &&
-		    strlen(ws->w[i + 1]) == 1))
+		    strlen(ws->w[i + 1]) == 1) || (n == 2 && rare >= 1 &&
+		    len >= 10))
 			return 2;
 		/* "daft punk", "eminem": rare words; one short word only
 		 * next to another name ("muse and queen") */
@@ -295,10 +297,18 @@ add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	    at(ws, i - 1, "than") || (at(ws, i - 1, "to") && i > 1 &&
 	    at(ws, i - 2, "similar")));
 
+	/* "artists like X", "bands such as X": X is one of them */
+	int such = model && i > 1 && (at(ws, i - 1, "like") || at(ws, i - 1,
+	    "as")) && (at(ws, i - 2, "artists") || at(ws, i - 2, "artist") ||
+	    at(ws, i - 2, "bands") || at(ws, i - 2, "band") || at(ws, i - 2,
+	    "singers") || at(ws, i - 2, "rappers") || at(ws, i - 2,
+	    "musicians") || at(ws, i - 2, "groups") || at(ws, i - 2, "such"));
+
 	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_creators, name);
 		rec_intent_said(in, "not by %s", name);
-	} else if (mode == REC_LINK_LIKE && !model && !asks_others(ws)) {
+	} else if ((mode == REC_LINK_LIKE && !model && !asks_others(ws)) ||
+	    (such && !asks_others(ws))) {
 		/* "I like Maroon 5 too": theirs, and more like them */
 		rec_strs_add(&in->liked_creators, name);
 		rec_strs_add(&in->similar, name);
@@ -313,14 +323,19 @@ add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 }
 
 /* whether a title at [i, i + n) is asked for: a verb of asking a few
- * words before it, or nothing else said */
+ * words before it ("play X", "do you have X", "how about X"), a
+ * suggestion after it ("X would be good", "X too"), or nothing else
+ * said */
 static int
 asked_for(const struct rec_words *ws, size_t i, size_t n, size_t content)
 {
 	static const char *const verb[] = { "play", "add", "put", "queue",
 	    "hear", "find", "want", "need", "show", "watch", "listen", "about",
+	    "have", "include",
 	    "pon",
 	    "mets", "joue", "spiel", NULL };
+	static const char *const then[] = { "would", "too", "also", "please",
+	    NULL };
 	size_t j, k;
 
 	if (whole(ws, i, n, content))
@@ -328,6 +343,10 @@ asked_for(const struct rec_words *ws, size_t i, size_t n, size_t content)
 	for (j = i > 4 ? i - 4 : 0; j < i; j++)
 		for (k = 0; verb[k]; k++)
 			if (at(ws, j, verb[k]))
+				return 1;
+	for (j = i + n; j < i + n + 3 && j < ws->n; j++)
+		for (k = 0; then[k]; k++)
+			if (at(ws, j, then[k]))
 				return 1;
 	return 0;
 }
@@ -672,8 +691,24 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	for (i = 0; i < ws->n; i++)
 		content += !rec_lex_filler(ws->w[i]);
 
-	/* collections: "album X", "X album", with the creator named */
+	/* collections: "album X", "X album", with the creator named;
+	 * "songs from Frozen": a collection written as a name that names
+	 * no creator */
 	for (i = 0; kb->c_coll && i < ws->n; i++) {
+		if (!ws->used[i] && at(ws, i, "from") && i + 1 < ws->n &&
+		    ws->cap[i + 1]) {
+			for (n = 6; n >= 1; n--)
+				if (ngram(ws, i + 1, n, &g) && g.len >= 4 &&
+				    rec_hash_get(&kb->coll, g.data, g.len) !=
+				    (size_t)-1 && rec_hash_get(&kb->creator,
+				    g.data, g.len) == (size_t)-1) {
+					rec_strs_add(&in->colls, g.data);
+					rec_intent_said(in, "from '%s'", g.data);
+					mark(ws, i, n + 1);
+					break;
+				}
+			continue;
+		}
 		if (ws->used[i] || !(at(ws, i, "album") || at(ws, i, "record") ||
 		    at(ws, i, "ep")))
 			continue;
@@ -710,11 +745,13 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ck != (size_t)-1)
 				ce = evidence(kb, ws, i, n, NAME_CREATOR,
 				    content);
-			/* "heavy" for The Heavy: one short word without
-			 * its article needs a capital or a cue */
-			if (ce == 2 && n == 1 && !strncasecmp(kb->cname[ck],
-			    "the ", 4) && !ws->cap[i] && !cued_before(ws, i) &&
-			    g.len < 6)
+			/* "heavy" for The Heavy, "doja" for Doja Cat: one
+			 * short word of a longer name needs a capital or a
+			 * cue */
+			if (ce == 2 && n == 1 && g.len < 6 && !ws->cap[i] &&
+			    !cued_before(ws, i) && (!strncasecmp(kb->cname[ck],
+			    "the ", 4) || (g.len < 5 && !is_name(kb->cname[ck],
+			    g.data))))
 				ce = 1;
 			/* "salsa" for You Salsa: a word of the tag
 			 * vocabulary that is only part of a creator's name

@@ -324,7 +324,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
-	int named;
+	int named, theirs = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
@@ -476,9 +476,20 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			tag_stage(kb, p, "similar", "300", w.data);
 		similar = 1;
 	}
-	/* and a few of theirs: "I like X" is also a taste for X */
+	/* and a few of theirs: "I like X" is also a taste for X (unless
+	 * X's items were asked for: a second stream of them would put X
+	 * before the others asked for) */
 	if (in->similar.n && kb->c_creator) {
-		creators_stage(kb, p, "theirs", "50", &in->similar, o.data);
+		struct rec_strs th = {0};
+		for (i = 0; i < in->similar.n; i++)
+			if (!rec_strs_has(&in->liked_creators, in->similar.v[i],
+			    1))
+				rec_strs_add(&th, in->similar.v[i]);
+		if (th.n) {
+			creators_stage(kb, p, "theirs", "50", &th, o.data);
+			theirs = 1;
+		}
+		rec_strs_free(&th);
 	}
 	/* the topic: tag words in the tag fields, the genres named apart
 	 * from what moods and occasions mean in tags (one search would be
@@ -668,7 +679,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (earlier)
 			weight(r, "earlier", 0.4);
 		if (mood)
-			weight(r, "mood", 0.7);
+			weight(r, "mood", 0.35);
 		if (prefer)
 			weight(r, "prefer", 1.2);
 		if (audience)
@@ -677,7 +688,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "meaning", sources > 1 ? 0.4 : 1);
 		if (wordtags)
 			weight(r, "words", sources > 1 ? 0.4 : 1);
-		if (similar)
+		if (theirs)
 			weight(r, "theirs", 0.3);
 		if (liked)
 			weight(r, "liked", 0.5);

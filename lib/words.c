@@ -91,8 +91,10 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		else if (len > 5 && p[len - 1] == 's' &&
 		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
 			len -= 4;
-		/* a capital at a sentence's start says less: 2, not 1 */
-		cap = isupper((unsigned char)*p) && !(len == 1 && *p == 'I') &&
+		/* a capital at a sentence's start says less: 2, not 1; a
+		 * dollar for an S ("Too $hort", "A$AP") is a name's */
+		cap = (isupper((unsigned char)*p) || (*p == '$' && len > 1 &&
+		    isalpha((unsigned char)p[1]))) && !(len == 1 && *p == 'I') &&
 		    strncmp(p, "I'", 2) ? first ? 2 : 1 : 0;
 		/* a number with a minus ("-5", U+2212 "−5") is none the
 		 * rules read: folding would drop the sign */

@@ -123,7 +123,10 @@ test_ok 'a leader without their band: "Bob Marley" is Bob Marley & The Wailers' 
 	 test "$(ids tunes.db "add some songs from the legend himself Bob Marley")" = "t16 t17 "'
 # in a catalog where "salsa" is a rare tag (one item in 271), so that
 # only the rule below keeps it from the name
-{ cat "$DATA/tunes.csv"; awk 'BEGIN { for (i = 1; i <= 250; i++)
+{ cat "$DATA/tunes.csv"; printf '%s\n' "x01,Say So,Doja Cat,70,Hot Pink,2019,pop,0.7,0.6,111,0.8,0.0" \
+	"x02,Juicy,Doja Cat,60,Hot Pink,2019,pop,0.7,0.6,100,0.8,0.0" \
+	"x03,Kiss Me More,Doja Cat,65,Planet Her,2021,pop,0.7,0.6,111,0.8,0.0";
+	awk 'BEGIN { for (i = 1; i <= 250; i++)
 	printf "f%03d,Filler %d,Filler Band %d,10,Fill,2000,pop,0.5,0.5,100,0.5,0.0\n", i, i, i }'; } > big.csv &&
 	rec-import -d big.db items -i id -r title=title -r artist=creator \
 	-r album=collection -l genre -t year=integer -r year=date big.csv &&
@@ -157,5 +160,18 @@ test_ok '"the best songs of X": X'"'"'s best known, no stream of the catalog'"'"
 	 test "$(ids tunes.db "a Queen playlist please, all the best songs")" = "t04 t13 "'
 test_ok 'and "the best bands like X" leaves X'"'"'s best known out too' \
 	'! rec-plan -d tunes.db "the best bands like Queen" | grep -q "\-s prior"'
+
+test_ok 'one short word of a name, written as a name: "a big Doja fan" is Doja Cat' \
+	'intent big.db "I am a big Doja fan" | grep -q "^liked_creators:\[\"Doja Cat\"\]" &&
+	 intent big.db "some doja vibes please" | grep -q "^liked_creators:\[\]"'
+test_ok 'a song suggested ("X would be good too") is wanted, not only a model' \
+	't "Hey Jude would be good too" > out && grep -q "^wanted:\[\"t14\"\]" out &&
+	 ids tunes.db "Hey Jude would be good too" | grep -q "^t14 "'
+test_ok '"songs from Exodus": an album written as a name' \
+	't "some songs from Exodus" | grep -q "^colls:\[\"exodus\"\]" &&
+	 test "$(ids tunes.db "some songs from Exodus")" = "t16 "'
+test_ok '"artists like X": X is one of them, and others like X' \
+	't "artists like Queen please" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
+	 grep -q "^similar:\[\"Queen\"\]" out && t "songs like Queen" | grep -q "^liked_creators:\[\]"'
 
 done_testing
