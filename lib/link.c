@@ -235,7 +235,8 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	    at(ws, i - 1, "by")) && !cap && rare < n)
 		return 0;
 	if (cued_before(ws, i) || (kind == NAME_CREATOR && (cued_after(ws,
-	    i + n) || (i > 0 && at(ws, i - 1, "of")))) || (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
+	    i + n) || (i > 0 && at(ws, i - 1, "of")))) ||
+	    (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
 	    at(ws, i + n, "is"))))
 		return rare || cap || n > 1 ? 2 : 1;
 	if (cap && (n > 1 || len >= 4))
@@ -697,7 +698,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	for (i = 0; kb->c_coll && i < ws->n; i++) {
 		if (!ws->used[i] && at(ws, i, "from") && i + 1 < ws->n &&
 		    ws->cap[i + 1]) {
+			/* "from Naughty Boy": a creator first */
 			for (n = 6; n >= 1; n--)
+				if (ngram(ws, i + 1, n, &g) && rec_hash_get(
+				    &kb->creator, g.data, g.len) != (size_t)-1)
+					break;
+			for (n = n ? 0 : 6; n >= 1; n--)
 				if (ngram(ws, i + 1, n, &g) && g.len >= 4 &&
 				    rec_hash_get(&kb->coll, g.data, g.len) !=
 				    (size_t)-1 && rec_hash_get(&kb->creator,

@@ -324,7 +324,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
-	int named, theirs = 0;
+	int named, theirs = 0, genre = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
@@ -345,16 +345,30 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_sql(&cond, in->colls.v[i]);
 		rec_buf_adds(&cond, " || '%'");
 	}
+	/* tags turned down, except on the creators asked for by name
+	 * (named is surer than a tag: "no hard rock" before "I love
+	 * Queen!") */
+	rec_buf_reset(&b);
 	for (i = 0; i < in->disliked_tags.n; i++) {
 		size_t t;
 		const char *v = rec_facet_split(in->disliked_tags.v[i], NULL);
 		for (t = 0; t < kb->nc_tags; t++) {
-			rec_buf_printf(&cond, "%sNOT has(\"%s\", ", cond.len ?
+			rec_buf_printf(&b, "%sNOT has(\"%s\", ", b.len ?
 			    " AND " : "", kb->c_tags[t]);
-			rec_buf_sql(&cond, v);
-			rec_buf_addc(&cond, ')');
+			rec_buf_sql(&b, v);
+			rec_buf_addc(&b, ')');
 		}
 	}
+	if (b.len && in->liked_creators.n && kb->c_creator) {
+		rec_buf_printf(&cond, "%s(%s OR names(\"%s\"", cond.len ?
+		    " AND " : "", b.data, kb->c_creator);
+		for (i = 0; i < in->liked_creators.n; i++) {
+			rec_buf_adds(&cond, ", ");
+			rec_buf_sql(&cond, in->liked_creators.v[i]);
+		}
+		rec_buf_adds(&cond, "))");
+	} else if (b.len)
+		rec_buf_printf(&cond, "%s%s", cond.len ? " AND " : "", b.data);
 	for (i = 0; i < in->avoid.n && kb->c_creator; i++)
 		if (!rec_strs_has(&in->liked_creators, in->avoid.v[i], 0) &&
 		    !rec_strs_has(&in->similar, in->avoid.v[i], 0)) {
@@ -506,8 +520,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		rec_buf_reset(&w);
 		words_of_list(&g, &w);
-		if (w.len && kb->has_bm25)
+		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "topic", "300", w.data);
+			genre = 1;
+		}
 		rec_buf_reset(&w);
 		words_of_list(&m, &w);
 		if (w.len && kb->has_bm25) {
@@ -678,8 +694,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "seedcats", 0.5);
 		if (earlier)
 			weight(r, "earlier", 0.4);
+		/* a mood or an occasion leads when it is the topic; beside
+		 * a genre or names it only colours the list */
 		if (mood)
-			weight(r, "mood", 0.35);
+			weight(r, "mood", genre || named || liked ? 0.35 : 0.7);
 		if (prefer)
 			weight(r, "prefer", 1.2);
 		if (audience)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "converse.h"
 
@@ -36,6 +37,28 @@ is_sep(const char *p)
 {
 	return *p == ',' || *p == '.' || *p == ';' || *p == '!' || *p == '?' ||
 	    *p == '\n' || *p == '\r';
+}
+
+/* whether the dot at p belongs to the word begun at w: inside it
+ * ("H.E.R", "J.S."), after an initial ("J. Cole") or a title ("Ms.
+ * Banks", "Dr. Dre", "vs.") rather than ending a sentence */
+static int
+dot_in_word(const char *w, const char *p)
+{
+	static const char *const abbr[] = { "ms", "mr", "mrs", "dr", "st",
+	    "jr", "sr", "vs", "ft", "feat", "mt", NULL };
+	size_t n = (size_t)(p - w), k;
+
+	if (*p != '.' || !n)
+		return 0;
+	if (isalnum((unsigned char)p[1]))
+		return 1;
+	if (n == 1 && isupper((unsigned char)*w))
+		return 1;
+	for (k = 0; abbr[k]; k++)
+		if (strlen(abbr[k]) == n && !strncasecmp(w, abbr[k], n))
+			return 1;
+	return 0;
 }
 
 /* a double quote, straight or curly: its length, or 0 */
@@ -81,8 +104,8 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			p++;
 			continue;
 		}
-		for (q = p; *q && !isspace((unsigned char)*q) && !is_sep(q) &&
-		    !quote_at(q); q++)
+		for (q = p; *q && !isspace((unsigned char)*q) && (!is_sep(q) ||
+		    dot_in_word(p, q)) && !quote_at(q); q++)
 			;
 		len = (size_t)(q - p);
 		/* a possessive: "Adele's album" */

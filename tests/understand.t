@@ -174,4 +174,28 @@ test_ok '"artists like X": X is one of them, and others like X' \
 	't "artists like Queen please" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
 	 grep -q "^similar:\[\"Queen\"\]" out && t "songs like Queen" | grep -q "^liked_creators:\[\]"'
 
+cat > dots.csv <<'C'
+id,title,artist,album
+h1,Focus,H.E.R.,H.E.R.
+h2,Bounce,Ms Banks,Bounce
+h3,Gimme,BANKS,Goddess
+h4,Middle Child,J. Cole,Revenge
+h5,La La La,Naughty Boy,Hotel Cabana
+h6,Naughty,Someone Else,Naughty
+C
+test_ok 'a dot inside a name or after a title ends no sentence: "H.E.R.", "Ms. Banks", "J. Cole"' \
+	'"$REC_BIN/rec-import" -d dots.db items -i id -r title=title -r artist=creator \
+	   -r album=collection dots.csv > /dev/null &&
+	 intent dots.db "any songs from H.E.R?" | grep -q "^liked_creators:\[\"H.E.R.\"\]" &&
+	 intent dots.db "add a few songs from Ms. banks too" | grep -q "^liked_creators:\[\"Ms Banks\"\]" &&
+	 intent dots.db "more J. Cole please" | grep -q "^liked_creators:\[\"J. Cole\"\]"'
+test_ok 'a creator named after "from" is no album of the same word' \
+	'intent dots.db "songs from Naughty Boy" > out && grep -q "^liked_creators:\[\"Naughty Boy\"\]" out &&
+	 grep -q "^colls:\[\]" out'
+test_ok 'a tag turned down earlier does not hide a creator asked for by name' \
+	'rec-plan -d tunes.db "no rock please" > /dev/null &&
+	 printf "%s\n" "no rock please" "I love Queen!" | rec-chat -d tunes.db | tail -1 |
+	 grep -o "\"id\":\"[^\"]*\"" | cut -d\" -f4 | tr "\n" " " > got &&
+	 grep -q "t04" got && grep -q "t13" got'
+
 done_testing
