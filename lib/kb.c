@@ -551,6 +551,10 @@ rec_kb_load(const char *catalog)
 			rec_song_key(&n, v, 0);
 			if (n.len)
 				rec_hash_put(&kb->coll, n.data, n.len, NULL);
+			/* "Fame Monster" for The Fame Monster */
+			if (n.len > 8 && !strncmp(n.data, "the ", 4))
+				rec_hash_put(&kb->coll, n.data + 4, n.len - 4,
+				    NULL);
 		}
 		sqlite3_reset(st);
 	}

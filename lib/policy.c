@@ -324,7 +324,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	char num[40];
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
-	int named, theirs = 0, genre = 0;
+	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
@@ -339,12 +339,6 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* the conditions every item must meet */
 	rec_intent_where(in, &cond);
 	need_where(kb, &in->need, &cond);
-	for (i = 0; i < in->colls.n && kb->c_coll; i++) {
-		rec_buf_printf(&cond, "%snorm(\"%s\") LIKE ", cond.len ?
-		    " AND " : "", kb->c_coll);
-		rec_buf_sql(&cond, in->colls.v[i]);
-		rec_buf_adds(&cond, " || '%'");
-	}
 	/* tags turned down, except on the creators asked for by name
 	 * (named is surer than a tag: "no hard rock" before "I love
 	 * Queen!") */
@@ -472,6 +466,24 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		creators_stage(kb, p, "creator", "200", &in->liked_creators,
 		    o.data);
 		by = 1;
+	}
+	/* the albums asked for: their items first (a stream, not a
+	 * condition: a misread album must not empty the list) */
+	if (in->colls.n && kb->c_coll) {
+		rec_buf_reset(&b);
+		for (i = 0; i < in->colls.n; i++) {
+			/* the name, with or without its article */
+			rec_buf_printf(&b, "%snorm(\"%s\") LIKE ", i ? " OR " :
+			    "", kb->c_coll);
+			rec_buf_sql(&b, in->colls.v[i]);
+			rec_buf_printf(&b, " || '%%' OR norm(\"%s\") LIKE 'the ' "
+			    "|| ", kb->c_coll);
+			rec_buf_sql(&b, in->colls.v[i]);
+			rec_buf_adds(&b, " || '%'");
+		}
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "album", "-k",
+		    "200", "-w", b.data, "-o", o.data, (char *)NULL);
+		album = 1;
 	}
 	/* creators named as a model: others like them */
 	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
@@ -631,14 +643,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* with a topic to search, popularity reorders what the search
 	 * found (a boost in rec-rank below); without one, the catalog
 	 * under the conditions, most popular first, is the source */
-	named = by || in->liked_items.n || in->similar.n;
+	named = by || album || in->liked_items.n || in->similar.n;
 	boost = kb->c_pop && kb->popmax > 0 && sources > 0 &&
 	    (in->popular == 1 || (in->popular == 2 && named) ||
 	    (topic.len && !named));
 	/* "popular", "the best" beside what was named reorders what was
 	 * found: a stream of the catalog's best-known would outweigh it
 	 * (a creator's items are in their best order already) */
-	if (!by && !boost) {
+	if (!by && !album && !boost) {
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
 		if (topic.len)
@@ -683,6 +695,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "title", 4);
 		if (by)
 			weight(r, "creator", 2);
+		if (album)
+			weight(r, "album", 2);
 		/* popularity: all there is to go on, what was asked for,
 		 * a weak hint beside items liked, and otherwise as much as
 		 * the topic (a topic's best-known items first) */
