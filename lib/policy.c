@@ -1,15 +1,16 @@
 /*
  * policy.c: OMuleT's fixed policy, from a formatted intent to a plan of
- * rec tools, and the plan's two renderings (a shell command line, every
- * argument quoted, and JSON).
+ * rec tools (planout.c renders it).
  *
  * The policy, in order:
  *   liked items    -> rec-cf --like, rec-semid --like, rec-dense --like
  *                     (each when the catalog has what it needs)
- *   named creators -> rec-bm25 on the creator field, and rec-cf --like
- *                     their best-known items
- *   tags and words -> rec-bm25 over all text fields, and rec-dense --text
- *                     where a server embedded the catalog (REC_LLM_URL)
+ *   named creators -> rec-sql names() over the creator column, taken in
+ *                     turn; as models, rec-cf and rec-dense on their
+ *                     best-known items and their tags to rec-bm25
+ *   albums named   -> rec-sql over the collection column
+ *   tags and words -> rec-bm25 over the tag columns, rec-dense --text
+ *                     over the catalog's text encoder
  *   the user       -> rec-cf --user
  *   only limits    -> rec-sql over the catalog, most popular first
  * then rec-sql for the constraints and the creators not wanted, then
@@ -803,115 +804,4 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&o);
 	rec_buf_free(&seedcats);
 	rec_buf_free(&topic);
-}
-
-void
-rec_plan_free(struct rec_plan *p)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < p->nsrc; i++) {
-		for (j = 0; j < p->src[i].argc; j++)
-			free(p->src[i].argv[j]);
-		free(p->src[i].argv);
-	}
-	for (i = 0; i < p->nfilt; i++) {
-		for (j = 0; j < p->filt[i].argc; j++)
-			free(p->filt[i].argv[j]);
-		free(p->filt[i].argv);
-	}
-	free(p->src);
-	free(p->filt);
-	free(p->ask);
-	memset(p, 0, sizeof *p);
-}
-
-void
-rec_shell_quote(struct rec_buf *b, const char *s)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789-_.,/:=@%+") == strlen(s)) {
-		rec_buf_adds(b, s);
-		return;
-	}
-	rec_buf_addc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			rec_buf_adds(b, "'\\''");
-		else
-			rec_buf_addc(b, *s);
-	}
-	rec_buf_addc(b, '\'');
-}
-
-static void
-shell_stage(struct rec_buf *b, const struct rec_stage *s)
-{
-	int j;
-
-	for (j = 0; j < s->argc; j++) {
-		if (j)
-			rec_buf_addc(b, ' ');
-		rec_shell_quote(b, s->argv[j]);
-	}
-}
-
-void
-rec_plan_shell(struct rec_buf *b, const struct rec_plan *p)
-{
-	size_t i;
-
-	if (p->ask)
-		return;
-	rec_plan_assert(p);
-	if (p->nsrc > 1)
-		rec_buf_adds(b, "{ ");
-	for (i = 0; i < p->nsrc; i++) {
-		shell_stage(b, &p->src[i]);
-		if (p->nsrc > 1)
-			rec_buf_adds(b, " < /dev/null; ");
-		else
-			rec_buf_adds(b, " < /dev/null");
-	}
-	if (p->nsrc > 1)
-		rec_buf_adds(b, "}");
-	for (i = 0; i < p->nfilt; i++) {
-		rec_buf_adds(b, " | ");
-		shell_stage(b, &p->filt[i]);
-	}
-}
-
-static void
-json_stages(struct rec_buf *b, const struct rec_stage *s, size_t n)
-{
-	size_t i;
-	int j;
-
-	rec_buf_addc(b, '[');
-	for (i = 0; i < n; i++) {
-		rec_buf_adds(b, i ? ",[" : "[");
-		for (j = 0; j < s[i].argc; j++) {
-			if (j)
-				rec_buf_addc(b, ',');
-			rec_json_string(b, s[i].argv[j], strlen(s[i].argv[j]));
-		}
-		rec_buf_addc(b, ']');
-	}
-	rec_buf_addc(b, ']');
-}
-
-void
-rec_plan_json(struct rec_buf *b, const struct rec_plan *p)
-{
-	rec_buf_adds(b, "{\"sources\":");
-	json_stages(b, p->src, p->nsrc);
-	rec_buf_adds(b, ",\"filters\":");
-	json_stages(b, p->filt, p->nfilt);
-	rec_buf_adds(b, ",\"ask\":");
-	if (p->ask)
-		rec_json_string(b, p->ask, strlen(p->ask));
-	else
-		rec_buf_adds(b, "null");
-	rec_buf_addc(b, '}');
 }
