@@ -306,7 +306,7 @@ static const char *const filler[] = {
 	"enjoy", "may", "might", "excellent", "wonderful", "fantastic",
 	"sure", "again", "works", "as", "if", "go", "going", "people",
 	"them", "they", "their", "him", "his", "he", "she", "up", "out",
-	"into", "such", "around",
+	"into", "such", "around", "tempo", "bpm",
 	"which", "who", "where", "when", "why", "then", "thats", "ive",
 	"youre", "theyre", "dont", "help", "helps", "able", "great", "day",
 	"time", "times", "new", "next", "more", "ready", "buddy", "there",

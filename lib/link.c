@@ -206,6 +206,27 @@ is_name(const char *name, const char *folded)
 	return same;
 }
 
+/* whether [i, i + n) is a part of a longer run of capitalised words of
+ * one clause, none of them filler ("Harry Potter"): a name of its own
+ * that its parts do not stand for (no creator Harry, no Potter misspelt
+ * for Powter) */
+static int
+inside_name(const struct rec_words *ws, size_t i, size_t n)
+{
+	size_t a = i, z = i + n;
+
+	while (a > 0 && ws->cap[a - 1] && ws->clause[a - 1] == ws->clause[i] &&
+	    !rec_lex_filler(ws->w[a - 1]))
+		a--;
+	while (z < ws->n && ws->cap[z] && ws->clause[z] == ws->clause[i] &&
+	    !rec_lex_filler(ws->w[z]))
+		z++;
+	for (; i < z && i >= a; i++)
+		if (!ws->cap[i] || rec_lex_filler(ws->w[i]))
+			return 0;
+	return z - a > n;
+}
+
 /* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
  * rare name of two words, the whole message), 1 weak, 0 none. */
 static int
@@ -352,6 +373,20 @@ asked_for(const struct rec_words *ws, size_t i, size_t n, size_t content)
 	return 0;
 }
 
+/* "add songs like X", "throw in some like X": a playlist's X is added
+ * with the others like it */
+static int
+adding(const struct rec_words *ws, size_t i)
+{
+	size_t j;
+
+	for (j = i > 4 ? i - 4 : 0; j < i; j++)
+		if (at(ws, j, "add") || (at(ws, j, "throw") && at(ws, j + 1,
+		    "in")))
+			return 1;
+	return 0;
+}
+
 static void
 add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
     size_t n, size_t content, struct rec_intent *in, const char *id,
@@ -378,8 +413,8 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		/* asked for ("play X", "add X", the message is the name),
 		 * not as a model ("like X") nor as a taste ("I loved X",
 		 * "Also X, Y"): the item itself is wanted */
-		if (!model && mode != REC_LINK_LIKE && asked_for(ws, i, n,
-		    content))
+		if ((!model && mode != REC_LINK_LIKE && asked_for(ws, i, n,
+		    content)) || (model && adding(ws, i)))
 			rec_strs_add(&in->wanted, id);
 		rec_intent_said(in, "like '%s'", said);
 	}
@@ -769,6 +804,11 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (tk != (size_t)-1)
 				te = evidence(kb, ws, i, n, NAME_TITLE,
 				    content);
+			/* one word of a longer name written with capitals */
+			if (n == 1 && inside_name(ws, i, n) && !ws->quoted[i]) {
+				ce = ce ? 1 : 0;
+				te = te ? 1 : 0;
+			}
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
 			 * concepts and the tags below */
@@ -789,7 +829,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
 		for (i = 0; n <= 4 && i + n <= ws->n; i++)
-			fuzzy(kb, ws, i, n, content, in);
+			if (!inside_name(ws, i, n))
+				fuzzy(kb, ws, i, n, content, in);
 	}
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {

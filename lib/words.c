@@ -140,6 +140,10 @@ rec_words_of(const char *msg, struct rec_words *ws)
 				neg = 0;
 			else if (rec_lex_negation(tok))
 				neg = 5;	/* the negation and four words */
+			/* "not really a big fan of X": the scope goes on */
+			else if (neg && (!strcmp(tok, "fan") ||
+			    !strcmp(tok, "fans")))
+				neg = 5;
 			/* "I don't mind comedy", "nothing like classic
 			 * rock", "nothing beats it": no negation */
 			if (neg && ws->n && rec_lex_negation(ws->w[ws->n -

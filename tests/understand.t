@@ -182,6 +182,7 @@ h3,Gimme,BANKS,Goddess
 h4,Middle Child,J. Cole,Revenge
 h5,La La La,Naughty Boy,Hotel Cabana
 h6,Naughty,Someone Else,Naughty
+h7,Sunny Song,Harry,Sunny
 C
 test_ok 'a dot inside a name or after a title ends no sentence: "H.E.R.", "Ms. Banks", "J. Cole"' \
 	'"$REC_BIN/rec-import" -d dots.db items -i id -r title=title -r artist=creator \
@@ -197,5 +198,17 @@ test_ok 'a tag turned down earlier does not hide a creator asked for by name' \
 	 printf "%s\n" "no rock please" "I love Queen!" | rec-chat -d tunes.db | tail -1 |
 	 grep -o "\"id\":\"[^\"]*\"" | cut -d\" -f4 | tr "\n" " " > got &&
 	 grep -q "t04" got && grep -q "t13" got'
+
+test_ok 'one word of a longer capitalised name stands for nothing alone: no creator Harry in "Harry Potter"' \
+	'intent dots.db "music from the Harry Potter films" | grep -q "^liked_creators:\[\]" &&
+	 intent dots.db "some songs by Harry" | grep -q "^liked_creators:\[\"Harry\"\]"'
+
+test_ok '"not really a big fan of X" turns X down' \
+	't "hmm, not really a big fan of the beatles. How about some Queen?" > out &&
+	 grep -q "^disliked_creators:\[\"The Beatles\"\]" out && grep -q "^liked_creators:\[\"Queen\"\]" out'
+
+test_ok '"add songs like X" to a playlist adds X too; "songs like X" leaves it out' \
+	't "add some songs like Hey Jude" | grep -q "^wanted:\[\"t14\"\]" &&
+	 t "songs like Hey Jude" | grep -q "^wanted:\[\]"'
 
 done_testing
