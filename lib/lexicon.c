@@ -121,7 +121,7 @@ const struct rec_concept rec_concepts[] = {
 	  "sleep|sleeping|asleep|bedtime|fall asleep|dormir|schlafen|"
 	  "einschlafen|sommeil|dormi|nap",
 	  "sleep|ambient|calm|relax|piano|lullaby|relaxing|soft", NULL, NULL,
-	  0, { N("energy", "<", 0.4), NONE, NONE } },
+	  1, { N("energy", "<", 0.4), NONE, NONE } },
 	{ "focus", REC_FACET_ACTIVITY,
 	  "focus|focused|concentrate|concentration|study|studying|coding|"
 	  "programming|homework|reading|while working|at work|for work|"
@@ -165,6 +165,23 @@ const struct rec_concept rec_concepts[] = {
 	  "weihnacht|natal|holiday season",
 	  "christmas|xmas|holiday|christmas music|christmas songs", NULL,
 	  NULL, 1, { NONE, NONE, NONE } },
+	/* occasions a title says ("Happy Birthday", "... [Karaoke
+	 * Version]", "Lullabies and Nursery Rhymes") */
+	{ "birthday", REC_FACET_THEME,
+	  "birthday|bday|cumpleanos|anniversaire|geburtstag|aniversario",
+	  "birthday|party|happy birthday", NULL, NULL, 1,
+	  { NONE, NONE, NONE } },
+	{ "karaoke", REC_FACET_ACTIVITY,
+	  "karaoke|sing along|singalong|sing-along|sing a long|cantar|"
+	  "chanter|singen",
+	  "karaoke|sing along|singalong|pop", NULL, NULL, 1,
+	  { NONE, NONE, NONE } },
+	{ "lullaby", REC_FACET_THEME,
+	  "lullaby|lullabies|nursery rhyme|nursery rhymes|cancion de cuna|"
+	  "nanas|berceuse|berceuses|comptine|comptines|wiegenlied|"
+	  "kinderlieder|cantiga de ninar",
+	  "lullaby|nursery rhymes|children|kids|baby", NULL, NULL, 1,
+	  { NONE, NONE, NONE } },
 	{ "summer", REC_FACET_THEME,
 	  "summer|beach|sunny|verano|playa|ete|plage|sommer|strand|verao",
 	  "summer|beach|sunny|tropical|reggae", NULL, NULL, 1,

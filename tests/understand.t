@@ -211,4 +211,12 @@ test_ok '"add songs like X" to a playlist adds X too; "songs like X" leaves it o
 	't "add some songs like Hey Jude" | grep -q "^wanted:\[\"t14\"\]" &&
 	 t "songs like Hey Jude" | grep -q "^wanted:\[\]"'
 
+test_ok 'occasions a title says: birthday, karaoke, lullabies search the titles too' \
+	't "a playlist for my birthday" > out && grep -q "^concepts:\[\"birthday\"\]" out &&
+	 grep -q "^themes:\[\"birthday\"\]" out &&
+	 t "nursery rhymes for my baby" | grep -q "^concepts:\[\"lullaby\"\]" &&
+	 t "a karaoke playlist" | grep -q "^concepts:\[\"karaoke\"\]"'
+test_ok 'beside words of meaning, the catalog'"'"'s best known only tip the balance' \
+	'rec-plan -d tunes.db "music about quokkas" | grep -q -- "-W prior=0.2 "'
+
 done_testing
