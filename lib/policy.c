@@ -65,16 +65,26 @@ top_items(struct rec_kb *kb, const char *creator, size_t max,
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 
-	rec_buf_printf(&sql, "SELECT id FROM items WHERE names(\"%s\", ?) "
-	    "ORDER BY %s%s%s LIMIT %zu", kb->c_creator, kb->c_pop ? "\"" :
-	    "", kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ? "\" DESC, rowid" :
-	    "", max);
-	st = rec_catalog_prepare(kb->cat, sql.data, what);
-	sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
-	while (rec_catalog_step(kb->cat, st, what))
-		rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
-		    sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
+	int pass;
+
+	/* the value as the catalog writes it (the column's index), and
+	 * only when the creator has no item of its own, every value that
+	 * names it among others (a scan) */
+	for (pass = 0; pass < 2 && !ids->len; pass++) {
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, pass ? "SELECT id FROM items WHERE "
+		    "names(\"%s\", ?) " : "SELECT id FROM items WHERE \"%s\" = "
+		    "? ", kb->c_creator);
+		rec_buf_printf(&sql, "ORDER BY %s%s%s LIMIT %zu", kb->c_pop ?
+		    "\"" : "", kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ?
+		    "\" DESC, rowid" : "", max);
+		st = rec_catalog_prepare(kb->cat, sql.data, what);
+		sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
+		while (rec_catalog_step(kb->cat, st, what))
+			rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
+			    sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+	}
 	rec_buf_free(&sql);
 }
 
@@ -122,19 +132,25 @@ creator_tags(struct rec_kb *kb, const char *creator, size_t max,
 
 	if (!kb->c_creator || !kb->nc_tags)
 		return;
-	rec_buf_adds(&sql, "SELECT v, count(*) AS c FROM (");
+	/* the creator's items: the value as the catalog writes it (the
+	 * column's index), or when that has none, every value naming it
+	 * (names() over the whole column, once) */
+	rec_buf_printf(&sql, "WITH mine AS (SELECT rowid AS r FROM items WHERE "
+	    "\"%s\" = ?1), own AS (SELECT r FROM mine UNION ALL SELECT rowid "
+	    "FROM items WHERE NOT EXISTS (SELECT 1 FROM mine) AND "
+	    "names(\"%s\", ?1)) SELECT v, count(*) AS c FROM (", kb->c_creator,
+	    kb->c_creator);
 	for (i = 0; i < kb->nc_tags; i++) {
 		if (i)
 			rec_buf_adds(&sql, " UNION ALL ");
 		if (kb->c_tags_list[i])
-			rec_buf_printf(&sql, "SELECT j.value AS v FROM items, "
-			    "json_each(items.\"%s\") j WHERE names(items.\"%s\", "
-			    "?1)",
-			    kb->c_tags[i], kb->c_creator);
+			rec_buf_printf(&sql, "SELECT j.value AS v FROM own, "
+			    "items, json_each(items.\"%s\") j WHERE "
+			    "items.rowid = own.r", kb->c_tags[i]);
 		else
-			rec_buf_printf(&sql, "SELECT \"%s\" AS v FROM items "
-			    "WHERE names(\"%s\", ?1) AND v IS NOT NULL", kb->c_tags[i],
-			    kb->c_creator);
+			rec_buf_printf(&sql, "SELECT \"%s\" AS v FROM own, items "
+			    "WHERE items.rowid = own.r AND v IS NOT NULL",
+			    kb->c_tags[i]);
 	}
 	rec_buf_printf(&sql, ") GROUP BY v ORDER BY c DESC, v LIMIT %zu",
 	    max * 3);

@@ -43,6 +43,15 @@ test_ok 'names() says which name, and whether alone' \
 	   names('"'The Ed Sheeran'"', '"'Ed Sheeran'"', '"'Dave'"') AS c,
 	   names('"'Ed Sheeran, Dave'"', '"'Ed Sheeran'"', '"'Dave'"') AS d" < /dev/null)" = \
 	   "{\"rows\":[{\"a\":2,\"b\":4,\"c\":1,\"d\":3}],\"truncated\":false}"'
+# the ASCII values are told apart without folding: the same answers
+cat > names.sql <<'Q'
+SELECT names('AC/DC', 'ac dc') AS a, names('P!NK', 'p!nk') AS b,
+ names('Guns N'' Roses', 'guns n roses') AS c, names('Beyoncé', 'BEYONCE') AS d,
+ names('The B-52''s', 'b 52s') AS e, names('Daft Punk', 'punk') AS f
+Q
+test_ok 'names() on punctuation, apostrophes, accents and case' \
+	'test "$(rec-sql -L "$(cat names.sql)" < /dev/null)" = \
+	   "{\"rows\":[{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":0}],\"truncated\":false}"'
 test_fail 'names() needs a name' 1 'names\(value, name, ...\) needs a name' \
 	'rec-sql -w "names(track_artist)" < /dev/null'
 test_fail 'has() needs a value' 1 'has\(list, value, ...\) needs a value' \
