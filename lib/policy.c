@@ -720,7 +720,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (prior)
 			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 3 :
 			    in->liked_items.n || in->similar.n ? 0.1 :
-			    meaning || wordtags ? 0.2 :
+			    (meaning || wordtags) && !in->tags.n &&
+			    !in->need.n ? 0.2 :
 			    in->tags.n && !topic.len && !in->need.n ? 0.3 : 1);
 		if (seedcats.len)
 			weight(r, "seedcats", 0.5);
