@@ -99,7 +99,8 @@ turned_down(const struct rec_intent *in, const char *v)
 /* The state carried into this turn (InteRecAgent's short-term profile):
  * what was shown and named stays; a facet the message sets replaces the
  * old one, the others go on; a new subject (items, creators, a genre)
- * replaces the old subject; "any genre" drops the genre. */
+ * replaces the old subject, and with a facet of its own the old
+ * request's facets too; "any genre" drops the genre. */
 void
 rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
     int cont)
@@ -137,7 +138,12 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 			    prev->liked_items.v[i], 0))
 				rec_strs_add(&in->earlier_items,
 				    prev->liked_items.v[i]);
-		drop = set | (1u << REC_FACET_GENRE);
+		/* a new subject said with its own mood, era or tempo is a
+		 * request of its own: nothing of the old one's goes on
+		 * ("rock over 200 bpm", then "upbeat songs like Daft Punk
+		 * from the last five years") */
+		drop = set & ~(1u << REC_FACET_GENRE) ? ~0u :
+		    1u << REC_FACET_GENRE;
 	}
 	/* what the person turned down is no seed */
 	for (i = 0; i < in->disliked_items.n; i++) {

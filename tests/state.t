@@ -35,6 +35,12 @@ test_ok 'a new mood replaces the old one, the era stays' \
 	'fresh && talk tunes.db "sad songs from the 90s" "something happier" > /dev/null &&
 	 state | grep -q "^concepts:\[\"happy\"\]" &&
 	 ! last | grep -q "\"say\":\"sad\"" && last | grep -q "\"say\":\"from the 1990s\""'
+test_ok 'a new subject said with a mood or an era of its own is a new request: the old tempo goes' \
+	'fresh && talk tunes.db "rock over 120 bpm" "happy songs like Queen from the 70s" > /dev/null &&
+	 ! last | grep -q "\"column\":\"tempo\"" && last | grep -q "\"say\":\"from the 1970s\""'
+test_ok 'a new subject alone keeps the rest' \
+	'fresh && talk tunes.db "songs over 120 bpm" "some Queen" > /dev/null &&
+	 last | grep -q "\"column\":\"tempo\""'
 test_ok '"no more X" keeps the topic and drops X' \
 	'fresh && talk tunes.db "3 pop songs" "no more Blue Days" > out &&
 	 state > st && grep -q "^disliked_creators:\[\"Blue Days\"\]" st &&
