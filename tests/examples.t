@@ -4,12 +4,12 @@
 # counts their SOURCE.md files verify (skipped without REC_DATA_DIR).
 . "$(dirname "$0")/lib.sh"
 
-# tests/data/inspired-dev/dev.tsv: three invented dialogs in INSPIRED's
+# tests/data/inspired-dialogs.tsv: three invented dialogs in INSPIRED's
 # columns; tests/data/inspired-movies.csv: 13 films as MovieLens writes
 # them; tests/data/inspired.jsonl: the benchmark, checked by hand.
 # In a directory of their own: the catalogs' tests below list theirs.
 mkdir inspired
-ib() { REC_DATA_DIR=$DATA "$TOP/examples/inspired/build" "$@"; }
+ib() { "$TOP/examples/inspired/build" -d "$DATA/inspired-dialogs.tsv" "$@"; }
 counts='3 dialogs, 10 turns, 6 points, 11 targets
 10 targets link (title 5, alternative title 2, without a leading article 1, the part before ":" or " - " 1, year off by one 1), 6 points have one
 the ceiling: Hit 1, Recall 0.9167'
@@ -26,7 +26,9 @@ test_ok 'examples/inspired/build -l: the targets that link alone' \
 	   "$DATA/inspired.jsonl" | diff -u - ibl.jsonl'
 test_fail 'examples/inspired/build: no catalog, nothing written' 1 "no catalog 'none.db'" \
 	'cd inspired && ib none.db ib2.jsonl; st=$?; test ! -e none.db && test ! -e ib2.jsonl && exit $st'
-test_fail 'examples/inspired/build: usage' 2 '^usage: .*build \[-l\] CATALOG BENCH$' 'cd inspired && ib im.db'
+test_fail 'examples/inspired/build: usage' 2 '^usage: .*build \[-l\] \[-d DIALOGS\] CATALOG BENCH$' 'cd inspired && ib im.db'
+test_fail 'examples/inspired/build: dialogs it cannot read' 1 "cannot read 'nope.tsv'" \
+	'cd inspired && "$TOP/examples/inspired/build" -d nope.tsv im.db ib3.jsonl; st=$?; test ! -e ib3.jsonl && exit $st'
 rm -rf inspired
 
 if [ -z "${REC_DATA_DIR:-}" ] || [ ! -d "$REC_DATA_DIR" ]; then
