@@ -361,14 +361,14 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 static void
 leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
 {
-	static const char *const joins[] = { " & the ", " & The ",
-	    " and the ", " and The ", " + the ", " + The ", NULL };
+	static const char *const joins[] = { " & the ", " and the ",
+	    " + the ", NULL };
 	const char *j = NULL;
 	size_t k;
 	char *name;
 
 	for (k = 0; joins[k] && !j; k++)
-		j = strstr(v, joins[k]);
+		j = strcasestr(v, joins[k]);
 	if (!j || j == v)
 		return;
 	name = xstrndup(v, (size_t)(j - v));

@@ -192,6 +192,21 @@ creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 	return found;
 }
 
+/* the longest span at i (six words at most) that h holds, with its
+ * words in g; 0 for none */
+static size_t
+longest_in(const struct rec_words *ws, size_t i, const struct rec_hash *h,
+    struct rec_buf *g)
+{
+	size_t n;
+
+	for (n = 6; n >= 1; n--)
+		if (ngram(ws, i, n, g) && rec_hash_get(h, g->data, g->len) !=
+		    (size_t)-1)
+			return n;
+	return 0;
+}
+
 /* whether the folded word is the whole name, "the" aside */
 static int
 is_name(const char *name, const char *folded)
@@ -734,20 +749,13 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		if (!ws->used[i] && at(ws, i, "from") && i + 1 < ws->n &&
 		    ws->cap[i + 1]) {
 			/* "from Naughty Boy": a creator first */
-			for (n = 6; n >= 1; n--)
-				if (ngram(ws, i + 1, n, &g) && rec_hash_get(
-				    &kb->creator, g.data, g.len) != (size_t)-1)
-					break;
-			for (n = n ? 0 : 6; n >= 1; n--)
-				if (ngram(ws, i + 1, n, &g) && g.len >= 4 &&
-				    rec_hash_get(&kb->coll, g.data, g.len) !=
-				    (size_t)-1 && rec_hash_get(&kb->creator,
-				    g.data, g.len) == (size_t)-1) {
-					rec_strs_add(&in->colls, g.data);
-					rec_intent_said(in, "from '%s'", g.data);
-					mark(ws, i, n + 1);
-					break;
-				}
+			if (!longest_in(ws, i + 1, &kb->creator, &g) &&
+			    (n = longest_in(ws, i + 1, &kb->coll, &g)) &&
+			    g.len >= 4) {
+				rec_strs_add(&in->colls, g.data);
+				rec_intent_said(in, "from '%s'", g.data);
+				mark(ws, i, n + 1);
+			}
 			continue;
 		}
 		if (ws->used[i] || !(at(ws, i, "album") || at(ws, i, "record") ||
@@ -786,20 +794,15 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ck != (size_t)-1)
 				ce = evidence(kb, ws, i, n, NAME_CREATOR,
 				    content);
-			/* "heavy" for The Heavy, "doja" for Doja Cat: one
-			 * short word of a longer name needs a capital or a
-			 * cue */
-			if (ce == 2 && n == 1 && g.len < 6 && !ws->cap[i] &&
-			    !cued_before(ws, i) && (!strncasecmp(kb->cname[ck],
-			    "the ", 4) || (g.len < 5 && !is_name(kb->cname[ck],
-			    g.data))))
-				ce = 1;
-			/* "salsa" for You Salsa: a word of the tag
-			 * vocabulary that is only part of a creator's name
-			 * is the tag, unless written as a name */
-			if (ce == 2 && n == 1 && tg != (size_t)-1 &&
-			    !ws->cap[i] && !cued_before(ws, i) &&
-			    !is_name(kb->cname[ck], g.data))
+			/* one word for a longer name needs a capital or a
+			 * cue when it is short ("heavy" for The Heavy, "doja"
+			 * for Doja Cat) or a word of the tag vocabulary
+			 * ("salsa" for You Salsa: the tag) */
+			if (ce == 2 && n == 1 && !ws->cap[i] &&
+			    !cued_before(ws, i) && ((g.len < 6 &&
+			    !strncasecmp(kb->cname[ck], "the ", 4)) ||
+			    ((g.len < 5 || tg != (size_t)-1) &&
+			    !is_name(kb->cname[ck], g.data))))
 				ce = 1;
 			if (tk != (size_t)-1)
 				te = evidence(kb, ws, i, n, NAME_TITLE,

@@ -189,22 +189,17 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		}
 		/* decades: 90s, 1990s, 80er, nineties, "los 90", "les
 		 * annees 80", "the 70" */
-		if ((y = decade_at(ws, i))) {
+		/* (without dates, the decade where tags say it) */
+		if ((y = decade_at(ws, i)) && (ycol || era_tag(kb, y, in))) {
 			snprintf(say, sizeof say, "from the %ds", y);
 			if (ycol) {
 				cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
 				cons_say(in, ycol, "<=", y + 9, say,
 				    REC_FACET_ERA);
-				rec_intent_said(in, "%s", say);
-				ws->used[i] = 1;
-				continue;
 			}
-			/* no dates: the decade where tags say it */
-			if (era_tag(kb, y, in)) {
-				rec_intent_said(in, "%s", say);
-				ws->used[i] = 1;
-				continue;
-			}
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
 		}
 		if (!ycol)
 			goto notyear;

@@ -245,6 +245,20 @@ order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 		rec_buf_adds(o, "rowid");
 }
 
+/* names("creator", 'A', 'B', ...) appended to b */
+static void
+names_sql(struct rec_kb *kb, const struct rec_strs *names, struct rec_buf *b)
+{
+	size_t i;
+
+	rec_buf_printf(b, "names(\"%s\"", kb->c_creator);
+	for (i = 0; i < names->n; i++) {
+		rec_buf_adds(b, ", ");
+		rec_buf_sql(b, names->v[i]);
+	}
+	rec_buf_addc(b, ')');
+}
+
 /* A stream of the items of the creators named, the names taken in
  * turn (the first item of each, then the second, ...), each creator's
  * own items before those it shares with others ("Sam & Dave" for Dave),
@@ -253,16 +267,10 @@ static void
 creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
     const char *k, const struct rec_strs *names, const char *o)
 {
-	struct rec_buf x = {0}, w = {0}, ord = {0};
-	size_t i, n = names->n;
+	struct rec_buf x = {0}, ord = {0};
+	size_t n = names->n;
 
-	rec_buf_printf(&x, "names(\"%s\"", kb->c_creator);
-	for (i = 0; i < n; i++) {
-		rec_buf_adds(&x, ", ");
-		rec_buf_sql(&x, names->v[i]);
-	}
-	rec_buf_addc(&x, ')');
-	rec_buf_printf(&w, "%s", x.data);
+	names_sql(kb, names, &x);
 	if (n > 1)
 		rec_buf_printf(&ord, "row_number() OVER (PARTITION BY (%s - 1) "
 		    "%% %zu ORDER BY %s > %zu, %s), (%s - 1) %% %zu", x.data, n,
@@ -270,9 +278,8 @@ creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	else
 		rec_buf_printf(&ord, "%s > 1, %s", x.data, o);
 	stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", src, "-k", k, "-w",
-	    w.data, "-o", ord.data, (char *)NULL);
+	    x.data, "-o", ord.data, (char *)NULL);
 	rec_buf_free(&x);
-	rec_buf_free(&w);
 	rec_buf_free(&ord);
 }
 
@@ -371,13 +378,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 	}
 	if (b.len && in->liked_creators.n && kb->c_creator) {
-		rec_buf_printf(&cond, "%s(%s OR names(\"%s\"", cond.len ?
-		    " AND " : "", b.data, kb->c_creator);
-		for (i = 0; i < in->liked_creators.n; i++) {
-			rec_buf_adds(&cond, ", ");
-			rec_buf_sql(&cond, in->liked_creators.v[i]);
-		}
-		rec_buf_adds(&cond, "))");
+		rec_buf_printf(&cond, "%s(%s OR ", cond.len ? " AND " : "",
+		    b.data);
+		names_sql(kb, &in->liked_creators, &cond);
+		rec_buf_addc(&cond, ')');
 	} else if (b.len)
 		rec_buf_printf(&cond, "%s%s", cond.len ? " AND " : "", b.data);
 	for (i = 0; i < in->avoid.n && kb->c_creator; i++)

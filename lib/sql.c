@@ -408,6 +408,23 @@ plain_ascii(const char *s)
 	return 1;
 }
 
+/* whether hay holds the last word of any of the nw folded names in
+ * want (ASCII case aside with icase) */
+static int
+last_word_in(const char *hay, const struct rec_buf *want, const size_t *woff,
+    size_t nw, int icase)
+{
+	size_t k;
+
+	for (k = 0; k < nw; k++) {
+		const char *n = want->data + woff[k], *last = strrchr(n, ' ');
+		if ((icase ? strcasestr(hay, last ? last + 1 : n) :
+		    strstr(hay, last ? last + 1 : n)) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
 /* names(value, name, ...): 0 unless the value is one of the names, or
  * names several ("A, B", "A feat. B") of which one is (folded, a
  * leading "the" aside, or the name's last word alone); else the
@@ -437,26 +454,15 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	/* most rows hold none of the names' last words anywhere: in plain
 	 * ASCII without apostrophes (which folding drops, joining the
 	 * word) that shows in the value as it is, without folding it */
-	if (plain_ascii(s)) {
-		for (k = 0; k < nw && !found; k++) {
-			const char *last = strrchr(want.data + woff[k], ' ');
-			found = strcasestr(s, last ? last + 1 : want.data +
-			    woff[k]) != NULL;
-		}
-		if (!found) {
-			sqlite3_result_int(ctx, 0);
-			free(woff);
-			rec_buf_free(&want);
-			return;
-		}
-		found = 0;
+	if (plain_ascii(s))
+		found = last_word_in(s, &want, woff, nw, 1);
+	else {
+		rec_norm(&got, s, strlen(s));
+		found = last_word_in(got.data ? got.data : "", &want, woff, nw,
+		    0);
 	}
-	rec_norm(&got, s, strlen(s));
-	for (k = 0; k < nw && !found; k++) {
-		const char *last = strrchr(want.data + woff[k], ' ');
-		found = strstr(got.data ? got.data : "", last ? last + 1 :
-		    want.data + woff[k]) != NULL;
-	}
+	if (found && !got.len)
+		rec_norm(&got, s, strlen(s));
 	if (found) {
 		for (k = 0; k < nw && !at; k++)
 			if (same_name(got.data ? got.data : "",
