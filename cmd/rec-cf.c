@@ -21,6 +21,26 @@ usage(FILE *fp)
 static struct rec_catalog *cat;
 static sqlite3 *db;
 static int lenient;
+static double novelty;		/* --novelty */
+
+/* appended to the reason of an item less popular than most */
+#define LESS_KNOWN "; less known"
+
+/* the popularity shares --novelty needs */
+static void
+popshares(struct rec_popshares *ps)
+{
+	if (rec_popshares_open(ps, db) < 0)
+		rec_die("--novelty: the catalog has no popularity column");
+}
+
+/* --novelty: an item scored again, its place in the model's order the
+ * index */
+struct nov {
+	struct rec_scored r;
+	size_t cand;
+	double pct;
+};
 
 struct score {
 	double s, best;		/* total, and the largest one part */
@@ -114,6 +134,7 @@ struct many {
 	const char *model, *kind, *src, *key;
 	size_t limit, block;
 	size_t cut;			/* --cut, or 0 */
+	double *pct;			/* --novelty: per model item */
 	struct rec_cf_model m;
 	struct rec_cf_scorer *sc;
 	struct rec_writer *w;
@@ -177,6 +198,8 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 		} else
 			rec_buf_printf(&x->why, "cf: fits your history (%s)",
 			    x->model);
+		if (x->pct && x->pct[h[i].item] < 0.5)
+			rec_buf_adds(&x->why, LESS_KNOWN);
 		rec_buf_reset(&x->rec);
 		msgpack_pack_map(&pk, 6 + (uint32_t)last);
 		msgpack_pack_str_with_body(&pk, "id", 2);
@@ -288,6 +311,7 @@ score_users(const char *users, const char *model, const char *kind,
 {
 	struct many x;
 	struct rec_writer w;
+	struct rec_popshares ps;
 	size_t i;
 
 	memset(&x, 0, sizeof x);
@@ -301,6 +325,15 @@ score_users(const char *users, const char *model, const char *kind,
 	x.titles.vsize = sizeof(char *);
 	rec_cf_model_load(&x.m, cat, model, kind);
 	x.sc = rec_cf_scorer_new(&x.m, limit, block);
+	if (novelty > 0) {
+		popshares(&ps);
+		x.pct = xcalloc(x.m.n + 1, sizeof *x.pct);
+		for (i = 0; i < x.m.n; i++)
+			x.pct[i] = rec_popshare(&ps, x.m.ids.key[i],
+			    x.m.ids.keylen[i]);
+		rec_popshares_close(&ps);
+	}
+	rec_cf_scorer_order(x.sc, novelty, x.pct, cut);
 	x.user = xcalloc(block, sizeof *x.user);
 	x.seeds = xcalloc(block, sizeof *x.seeds);
 	x.vec = xcalloc(block * x.m.dim + 1, sizeof *x.vec);
@@ -353,6 +386,7 @@ score_users(const char *users, const char *model, const char *kind,
 	free(x.seeds);
 	free(x.vec);
 	free(x.hits);
+	free(x.pct);
 	rec_buf_free(&x.why);
 	rec_buf_free(&x.rec);
 }
@@ -373,6 +407,7 @@ main(int argc, char **argv)
 	struct rec_hash cand = { .vsize = sizeof(struct score) };
 	struct score *sc, *e;
 	struct rec_scored *rk;
+	unsigned char *less = NULL;	/* --novelty: less known, by place */
 	struct rec_pool pool = {0};
 	struct rec_writer w;
 	struct rec_buf why = {0};
@@ -396,6 +431,9 @@ main(int argc, char **argv)
 		case 'l': like = optarg; break;
 		case 'm': model = optarg; break;
 		case 'M': mp = 1; break;
+		case 'N':
+			novelty = rec_arg_number("--novelty", optarg, 0, 1);
+			break;
 		case 's': src = optarg; break;
 		case 'u': user = optarg; break;
 		case 'U': users = optarg; break;
@@ -557,6 +595,33 @@ main(int argc, char **argv)
 		rk[i].score = sc[i].s;
 	}
 	rec_scored_sort(rk, n, sizeof *rk);
+	if (novelty > 0 && n) {
+		/* the first -k scored again as rec-cf --users does, ties
+		 * in the model's order */
+		struct rec_popshares ps;
+		struct nov *nv;
+		size_t m = n < limit ? n : limit;
+		double lo = rk[m - 1].score, hi = rk[0].score;
+		popshares(&ps);
+		nv = xcalloc(m + 1, sizeof *nv);
+		for (i = 0; i < m; i++) {
+			nv[i].pct = rec_popshare(&ps, cand.key[rk[i].index],
+			    cand.keylen[rk[i].index]);
+			nv[i].r.score = rec_cf_blend(rk[i].score, lo, hi,
+			    novelty, nv[i].pct);
+			nv[i].r.index = i;
+			nv[i].cand = rk[i].index;
+		}
+		rec_scored_sort(nv, m, sizeof *nv);
+		less = xcalloc(n + 1, 1);
+		for (i = 0; i < m; i++) {
+			rk[i].score = nv[i].r.score;
+			rk[i].index = nv[i].cand;
+			less[i] = nv[i].pct < 0.5;
+		}
+		free(nv);
+		rec_popshares_close(&ps);
+	}
 	rec_writer_init(&w, 1, mp);
 	{
 		size_t written = 0;
@@ -576,6 +641,8 @@ main(int argc, char **argv)
 			} else
 				rec_buf_printf(&why, "cf: fits your history "
 				    "(%s)", model);
+			if (less && less[i])
+				rec_buf_adds(&why, LESS_KNOWN);
 			written += rec_write_scored(&w, frompool ? &pool : NULL,
 			    id, len, rk[i].score, src, why.data,
 			    limit - written);
@@ -584,6 +651,7 @@ main(int argc, char **argv)
 	}
 	rec_writer_close(&w);
 	free(rk);
+	free(less);
 	free(kind);
 	rec_hash_free(&seeds);
 	rec_hash_free(&cand);

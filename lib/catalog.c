@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,4 +474,146 @@ rec_text_columns(sqlite3 *db, char ***names)
 	}
 	sqlite3_finalize(st);
 	return n;
+}
+
+/* ---- popularity shares ---- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the share of n sorted values v below x, over the catalog's count */
+static double
+share_below(const double *v, size_t n, double x, double nitems)
+{
+	size_t lo = 0, hi = n;	/* the first >= x */
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (double)(sqlite3_int64)lo / nitems;
+}
+
+int
+rec_popshares_open(struct rec_popshares *p, sqlite3 *db)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	double *v = NULL, *val = NULL;
+	size_t n = 0, nv = 0, cap = 0, i, *at = NULL;
+	int exact = 1;
+
+	memset(p, 0, sizeof *p);
+	p->db = db;
+	p->pct.vsize = sizeof(double);
+	if (!(p->col = rec_catalog_role(db, "popularity")))
+		return -1;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &st,
+	    NULL) || sqlite3_step(st) != SQLITE_ROW)
+		rec_sqlite_die(db, "popularity");
+	p->nitems = (double)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items", p->col);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(db, "popularity");
+	while (exact && sqlite3_step(st) == SQLITE_ROW) {
+		int t = sqlite3_column_type(st, 1);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = xrealloc(v, cap * sizeof *v);
+			val = xrealloc(val, cap * sizeof *val);
+			at = xrealloc(at, cap * sizeof *at);
+		}
+		/* an id once (ids are the table's key) */
+		at[n] = sqlite3_column_type(st, 0) == SQLITE_NULL ?
+		    (size_t)-1 : rec_hash_put(&p->pct, (const char *)
+		    sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0), NULL);
+		if (t == SQLITE_NULL)
+			val[n] = NAN;	/* unknown */
+		else if (t == SQLITE_FLOAT || (t == SQLITE_INTEGER &&
+		    sqlite3_column_int64(st, 1) < (1LL << 53) &&
+		    sqlite3_column_int64(st, 1) > -(1LL << 53))) {
+			/* as the text of the field, read back by atof */
+			val[n] = atof((const char *)
+			    sqlite3_column_text(st, 1));
+			v[nv++] = sqlite3_column_double(st, 1);
+		} else
+			exact = 0;
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (exact) {
+		qsort(v, nv, sizeof *v, cmp_double);
+		for (i = 0; i < n; i++)
+			if (at[i] != (size_t)-1)
+				((double *)p->pct.val)[at[i]] = isnan(val[i]) ||
+				    p->nitems <= 0 ? 0.5 : share_below(v, nv,
+				    val[i], p->nitems);
+		p->all = 1;
+	} else {
+		/* not plain numbers: SQLite's order, item by item */
+		rec_hash_free(&p->pct);
+		p->pct.vsize = sizeof(double);
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT \"%s\" FROM items WHERE id = ?",
+		    p->col);
+		if (sqlite3_prepare_v2(db, sql.data, -1, &p->val, NULL))
+			rec_sqlite_die(db, "popularity");
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" "
+		    "< ?", p->col);
+		if (sqlite3_prepare_v2(db, sql.data, -1, &p->cnt, NULL))
+			rec_sqlite_die(db, "popularity");
+	}
+	free(v);
+	free(val);
+	free(at);
+	rec_buf_free(&sql);
+	return 0;
+}
+
+double
+rec_popshare(struct rec_popshares *p, const char *id, size_t len)
+{
+	size_t k = rec_hash_get(&p->pct, id, len);
+	double pct = 0.5;	/* unknown: middling */
+	int added;
+
+	if (k != (size_t)-1)
+		return ((double *)p->pct.val)[k];
+	if (p->all || !p->val)
+		return pct;
+	sqlite3_bind_text(p->val, 1, id, (int)len, SQLITE_STATIC);
+	if (sqlite3_step(p->val) == SQLITE_ROW &&
+	    sqlite3_column_type(p->val, 0) != SQLITE_NULL) {
+		sqlite3_bind_double(p->cnt, 1, atof((const char *)
+		    sqlite3_column_text(p->val, 0)));
+		if (sqlite3_step(p->cnt) == SQLITE_ROW && p->nitems > 0)
+			pct = (double)sqlite3_column_int64(p->cnt, 0) /
+			    p->nitems;
+		sqlite3_reset(p->cnt);
+	}
+	sqlite3_reset(p->val);
+	k = rec_hash_put(&p->pct, id, len, &added);
+	((double *)p->pct.val)[k] = pct;
+	return pct;
+}
+
+void
+rec_popshares_close(struct rec_popshares *p)
+{
+	sqlite3_finalize(p->val);
+	sqlite3_finalize(p->cnt);
+	rec_hash_free(&p->pct);
+	free(p->col);
+	memset(p, 0, sizeof *p);
 }

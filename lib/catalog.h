@@ -130,6 +130,24 @@ int rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
 /* the column with this role (the first one), or NULL; caller frees */
 char *rec_catalog_role(sqlite3 *db, const char *role);
 
+/* The share of the catalog less popular than an item: what "SELECT
+ * count(*) FROM items WHERE pop < value" over the count of items says,
+ * by the column of role popularity; 0.5 for an item without a value.
+ * rec_popshares_open reads the column once when it holds plain numbers
+ * (the shares then come from its sorted values), and else asks item by
+ * item; it returns -1 when the catalog has no popularity column. */
+struct rec_popshares {
+	sqlite3 *db;
+	char *col;
+	double nitems;
+	struct rec_hash pct;	/* id -> double: the items known */
+	int all;		/* every item of the catalog is in pct */
+	sqlite3_stmt *val, *cnt;
+};
+int rec_popshares_open(struct rec_popshares *p, sqlite3 *db);
+double rec_popshare(struct rec_popshares *p, const char *id, size_t len);
+void rec_popshares_close(struct rec_popshares *p);
+
 /* sql.c: the guard and the help around queries from people and models */
 /* Reads REC_SQL_TIMEOUT, REC_SQL_MAX_LENGTH and REC_SQL_MAX_MEMORY (a
  * usage error when one is bad; rec_sql_readonly reads them if no one

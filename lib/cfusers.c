@@ -347,6 +347,14 @@ rec_cf_model_free(struct rec_cf_model *m)
 
 /* ---- scoring ---- */
 
+/* a candidate of one user: its place in the list's order is its key
+ * (the score written), then the model's score, then tie (the item met
+ * first for an item-item model, the model's order for factors) */
+struct cand {
+	double key, cf;
+	uint32_t item, seed, tie;
+};
+
 struct rec_cf_scorer {
 	const struct rec_cf_model *m;
 	size_t k;
@@ -362,7 +370,10 @@ struct rec_cf_scorer {
 	uint32_t cur;
 	uint32_t *touched;
 	size_t ntouched;
-	struct rec_scored *heap;	/* the best k of one user */
+	struct cand *cand;		/* item-item: one user's candidates */
+	double novelty;			/* rec_cf_scorer_order */
+	const double *pct;
+	size_t cut;
 	float *q;			/* factors: the block's user vectors */
 	struct rec_scored *heaps;	/* factors: k per user of the block */
 	size_t *nheap;
@@ -381,10 +392,11 @@ rec_cf_scorer_new(const struct rec_cf_model *m, size_t k, size_t block)
 		c->acc = xcalloc(m->n + 1, sizeof *c->acc);
 		c->seedmark = xcalloc(m->n + 1, sizeof *c->seedmark);
 		c->touched = xcalloc(m->n + 1, sizeof *c->touched);
-		c->heap = xcalloc(k + 1, sizeof *c->heap);
+		c->cand = xcalloc(m->n + 1, sizeof *c->cand);
 	} else {
 		c->q = xcalloc(c->block * m->dim + 1, sizeof *c->q);
 		c->heaps = xcalloc(c->block * (k + 1), sizeof *c->heaps);
+		c->cand = xcalloc(k + 1, sizeof *c->cand);
 		c->nheap = xcalloc(c->block + 1, sizeof *c->nheap);
 	}
 	return c;
@@ -398,7 +410,7 @@ rec_cf_scorer_free(struct rec_cf_scorer *c)
 	free(c->acc);
 	free(c->seedmark);
 	free(c->touched);
-	free(c->heap);
+	free(c->cand);
 	free(c->q);
 	free(c->heaps);
 	free(c->nheap);
@@ -414,6 +426,171 @@ next_stamp(struct rec_cf_scorer *c)
 		c->cur = 1;
 	}
 	return c->cur;
+}
+
+double
+rec_cf_blend(double score, double lo, double hi, double novelty, double pct)
+{
+	return (1 - novelty) * (hi > lo ? (score - lo) / (hi - lo) : 1) +
+	    novelty * (1 - pct);
+}
+
+void
+rec_cf_scorer_order(struct rec_cf_scorer *c, double novelty,
+    const double *pct, size_t cut)
+{
+	c->novelty = novelty;
+	c->pct = pct;
+	c->cut = cut;
+}
+
+/* a goes before b */
+static int
+before(const struct cand *a, const struct cand *b)
+{
+	if (a->key != b->key)
+		return a->key > b->key;
+	if (a->cf != b->cf)
+		return a->cf > b->cf;
+	return a->tie < b->tie;
+}
+
+static void
+swap(struct cand *a, struct cand *b)
+{
+	struct cand t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* the first k of v[0..n) in that order to the front, in no order
+ * (Hoare's selection, the pivot the median of three) */
+static void
+select_first(struct cand *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;	/* the k-th is in [lo, hi) */
+
+	while (k > lo && k < hi && hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2, i, j;
+		struct cand p;
+		if (before(&v[mid], &v[lo]))
+			swap(&v[mid], &v[lo]);
+		if (before(&v[hi - 1], &v[lo]))
+			swap(&v[hi - 1], &v[lo]);
+		if (before(&v[hi - 1], &v[mid]))
+			swap(&v[hi - 1], &v[mid]);
+		p = v[mid];
+		/* v[lo] goes before p and v[hi - 1] not: both stop the
+		 * scans below */
+		for (i = lo, j = hi - 1;;) {
+			do
+				i++;
+			while (before(&v[i], &p));
+			do
+				j--;
+			while (before(&p, &v[j]));
+			if (i >= j)
+				break;
+			swap(&v[i], &v[j]);
+		}
+		/* [lo, j] go no later than p, [j + 1, hi) no earlier */
+		if (k <= j)
+			hi = j + 1;
+		else
+			lo = j + 1;
+	}
+}
+
+/* insertion sort below a few, else quicksort on the larger half's loop */
+static void
+sort_cands(struct cand *v, size_t n)
+{
+	while (n > 16) {
+		size_t mid = n / 2, i, j;
+		struct cand p;
+		if (before(&v[mid], &v[0]))
+			swap(&v[mid], &v[0]);
+		if (before(&v[n - 1], &v[0]))
+			swap(&v[n - 1], &v[0]);
+		if (before(&v[n - 1], &v[mid]))
+			swap(&v[n - 1], &v[mid]);
+		p = v[mid];
+		for (i = 0, j = n - 1;;) {
+			do
+				i++;
+			while (before(&v[i], &p));
+			do
+				j--;
+			while (before(&p, &v[j]));
+			if (i >= j)
+				break;
+			swap(&v[i], &v[j]);
+		}
+		if (j + 1 < n - j - 1) {
+			sort_cands(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_cands(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct cand e = v[i];
+		size_t j = i;
+		for (; j > 0 && before(&e, &v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = e;
+	}
+}
+
+/* The user's list from n candidates: the best k by the model's score,
+ * scored again for the novelty, in order; with a cut, only as far as
+ * write_group reads it (rec_cf_scorer_order).  Returns how many. */
+static size_t
+order(struct rec_cf_scorer *c, struct cand *v, size_t n,
+    struct rec_cf_hit *out)
+{
+	size_t i, cut = c->cut;
+
+	if (n > c->k) {
+		select_first(v, n, c->k);
+		n = c->k;
+	}
+	if (c->novelty > 0 && n) {
+		double lo = v[0].cf, hi = v[0].cf;
+		for (i = 1; i < n; i++) {
+			lo = v[i].cf < lo ? v[i].cf : lo;
+			hi = v[i].cf > hi ? v[i].cf : hi;
+		}
+		for (i = 0; i < n; i++)
+			v[i].key = rec_cf_blend(v[i].cf, lo, hi, c->novelty,
+			    c->pct[v[i].item]);
+	}
+	if (cut && n > cut + 1) {
+		size_t best, worst;
+		select_first(v, n, cut);
+		sort_cands(v, cut);
+		for (best = worst = cut, i = cut + 1; i < n; i++) {
+			if (before(&v[i], &v[best]))
+				best = i;
+			if (before(&v[worst], &v[i]))
+				worst = i;
+		}
+		/* the best left out at cut, the worst at the end */
+		swap(&v[cut], &v[best]);
+		if (worst == cut)
+			worst = best;
+		swap(&v[n - 1], &v[worst]);
+	} else
+		sort_cands(v, n);
+	for (i = 0; i < n; i++) {
+		out[i].item = v[i].item;
+		out[i].score = v[i].key;
+		out[i].seed = v[i].seed;
+	}
+	return n;
 }
 
 size_t
@@ -464,20 +641,19 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		c->ntouched = nt;
 	}
 	free(ix);
-	for (i = 0; i < c->ntouched; i++)
-		if (c->seedmark[c->touched[i]] != cur)
-			rec_topk_push(c->heap, &nh, c->k,
-			    c->acc[c->touched[i]].s, i);
-	rec_topk_sort(c->heap, nh);
-	for (i = 0; i < nh; i++) {
-		uint32_t it = c->touched[c->heap[i].index];
-		out[i].item = it;
-		out[i].score = c->heap[i].score;
-		out[i].seed = c->acc[it].bseed;
+	for (i = 0; i < c->ntouched; i++) {
+		uint32_t it = c->touched[i];
+		if (c->seedmark[it] != cur) {
+			struct cand *e = &c->cand[nh++];
+			e->cf = e->key = c->acc[it].s;
+			e->item = it;
+			e->seed = c->acc[it].bseed;
+			e->tie = (uint32_t)i;
+		}
 	}
 	for (i = 0; i < c->ntouched; i++)
 		memset(&c->acc[c->touched[i]], 0, sizeof *c->acc);
-	return nh;
+	return order(c, c->cand, nh, out);
 }
 
 /* the dot product of a user and an item, as rec-cf --user takes it */
@@ -566,13 +742,14 @@ rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
 		}
 		for (u = 0; u < nb; u++) {
 			struct rec_scored *h = c->heaps + u * (c->k + 1);
-			rec_topk_sort(h, c->nheap[u]);
 			for (i = 0; i < c->nheap[u]; i++) {
-				out[b0 + u][i].item = (uint32_t)h[i].index;
-				out[b0 + u][i].score = h[i].score;
-				out[b0 + u][i].seed = 0;
+				struct cand *e = &c->cand[i];
+				e->key = e->cf = h[i].score;
+				e->item = e->tie = (uint32_t)h[i].index;
+				e->seed = 0;
 			}
-			nout[b0 + u] = c->nheap[u];
+			nout[b0 + u] = order(c, c->cand, c->nheap[u],
+			    out[b0 + u]);
 		}
 	}
 	free(seen);

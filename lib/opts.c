@@ -99,6 +99,9 @@ static const struct rec_opt cf_opts[] = {
 	    REC_V_NONE, NULL },
 	{ 'M', "msgpack", NULL, "write msgpack instead of JSONL", REC_V_NONE,
 	    NULL },
+	{ 'N', "novelty", "W", "favour the less popular: W of each score is "
+	    "the\nshare of the catalog more popular than the item", REC_V_NONE,
+	    NULL },
 	{ 's', "as", "NAME", "the src of the records (default cf)", REC_V_NAME,
 	    NULL },
 	{ 'u', "user", "USER", "items for a user, leaving out what they have",
@@ -111,11 +114,11 @@ static const struct rec_opt cf_opts[] = {
 
 const struct rec_tooldef rec_tool_cf = {
 	"rec-cf",
-	"usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
-	"-l ID,... | -u USER\n"
-	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-s NAME] "
-	"[-g KEY] [-B N]\n"
-	"              [-C N] -U FILE|all\n"
+	"usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-N W] [-s NAME]\n"
+	"              -l ID,... | -u USER\n"
+	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-N W] [-s NAME] "
+	"[-g KEY]\n"
+	"              [-B N] [-C N] -U FILE|all\n"
 	"       rec-cf -I [-d CATALOG]\n", 23,
 	"Collaborative filtering: items people consumed together with the "
 	"liked items (item ids of the catalog).",

@@ -201,7 +201,6 @@ rec_ranker_new(const struct rec_rank_opts *o, sqlite3 *db)
 	r->o = *o;
 	r->db = db;
 	r->items.vsize = sizeof(struct item);
-	r->nitems = -1;
 	if (db) {
 		/* one read transaction for all the lists: a statement
 		 * outside one takes and lets go of the file's lock (four
@@ -248,8 +247,9 @@ rec_ranker_free(struct rec_ranker *r)
 	rec_hash_free(&r->credict);
 	sqlite3_finalize(r->hist);
 	free(r->hist_user);
-	rec_strs_free(&r->hist_items);
-	sqlite3_finalize(r->popcnt);
+	free(r->hist_items);
+	if (r->pop_open)
+		rec_popshares_close(&r->pop);
 	sqlite3_finalize(r->unique);
 	sqlite3_finalize(r->all);
 	if (r->txn)

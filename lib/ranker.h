@@ -19,7 +19,8 @@ struct rec_ranker {
 	sqlite3_stmt **field;
 	sqlite3_stmt *hist;		/* a user's items */
 	char *hist_user;		/* the last one asked for */
-	struct rec_strs hist_items;	/* and their items */
+	size_t *hist_items;		/* and their items, in items */
+	size_t nhist, caphist;
 	/* what is known of an item does not change from one list to the
 	 * next (a grouped stream ranks many): kept by id */
 	struct rec_hash items;		/* struct item, by id */
@@ -29,9 +30,9 @@ struct rec_ranker {
 	struct rec_hash tagdict;	/* every tag of a profile, folded:
 					 * profiles hold their indexes */
 	struct rec_hash credict;	/* the same for creators */
-	double nitems;			/* items in the catalog; < 0: not
-					 * counted yet */
-	sqlite3_stmt *popcnt;		/* items less popular than ? */
+	size_t nprofiles;		/* profiles read one by one */
+	struct rec_popshares pop;	/* --novelty's, once needed */
+	int pop_open;
 	sqlite3_stmt *unique;		/* --unique's fields of an item */
 	int nunique, first[64];		/* first: the field is the creator's */
 	sqlite3_stmt *all;		/* every column of an item, for jq */

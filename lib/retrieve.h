@@ -315,9 +315,23 @@ struct rec_cf_scorer;
 struct rec_cf_scorer *rec_cf_scorer_new(const struct rec_cf_model *m,
     size_t k, size_t block);
 void rec_cf_scorer_free(struct rec_cf_scorer *c);
+/* With a novelty above 0, the best k are scored again by rec_cf_blend,
+ * with pct[i] the share of the catalog less popular than the model's
+ * item i (rec_popshare), and the list is in that order (ties to the
+ * higher model score, then as before).  With a cut N and a list longer
+ * than N + 1, only the first N are in order, then the best of the rest,
+ * and the worst of the rest is last: those in between come in no order.
+ * rec-cf --novelty and --cut. */
+void rec_cf_scorer_order(struct rec_cf_scorer *c, double novelty,
+    const double *pct, size_t cut);
+/* (1 - novelty) of score scaled to 0..1 between lo and hi (1 when they
+ * are equal), plus novelty times the share of items more popular,
+ * 1 - pct */
+double rec_cf_blend(double score, double lo, double hi, double novelty,
+    double pct);
 /* Item-item: the best k items for a user who has the items seeds (in
  * the order the catalog lists them), leaving those out, into out (room
- * for k), best first; returns how many. */
+ * for k), best first (ties to the item met first); returns how many. */
 size_t rec_cf_score_items(struct rec_cf_scorer *c,
     const struct rec_hash *seeds, struct rec_cf_hit *out);
 /* Factors: the best k items for each of nu users (users[u]: dim floats;

@@ -82,36 +82,95 @@ add_tags(struct rec_hash *h, const char *json)
 	rec_buf_free(&n);
 }
 
+/* an item's profile from the text of its creator and of its tag
+ * columns (each may be NULL) */
 static void
-profile_read(struct rec_ranker *r, struct profile *p, const char *id,
-    size_t idlen)
+profile_make(struct rec_ranker *r, struct profile *p, const char *creator,
+    const char *const *tags)
 {
-	struct rec_hash tags = {0};
+	struct rec_hash set = {0};
 	size_t i;
-	char *v;
 
 	memset(p, 0, sizeof *p);
 	p->creator = -1;
-	if (r->creator_col && (v = rec_ranker_field(r, r->creator_col, id, idlen))) {
+	if (creator) {
 		struct rec_buf n = {0};
-		rec_norm(&n, v, strlen(v));
+		rec_norm(&n, creator, strlen(creator));
 		if (n.data)
 			p->creator = (int64_t)rec_hash_put(&r->credict,
 			    n.data, n.len, NULL);
 		rec_buf_free(&n);
-		free(v);
 	}
-	for (i = 0; i < r->tag_cols.n; i++) {
-		v = rec_ranker_field(r, r->tag_cols.v[i], id, idlen);
-		add_tags(&tags, v);
-		free(v);
+	for (i = 0; i < r->tag_cols.n; i++)
+		add_tags(&set, tags[i]);
+	p->ntags = set.n;
+	p->tags = xcalloc(set.n + 1, sizeof *p->tags);
+	for (i = 0; i < set.n; i++)
+		p->tags[i] = (uint32_t)rec_hash_put(&r->tagdict, set.key[i],
+		    set.keylen[i], NULL);
+	rec_hash_free(&set);
+}
+
+static void
+profile_read(struct rec_ranker *r, struct profile *p, const char *id,
+    size_t idlen)
+{
+	char *creator = NULL, **tags;
+	size_t i;
+
+	if (r->creator_col)
+		creator = rec_ranker_field(r, r->creator_col, id, idlen);
+	tags = xcalloc(r->tag_cols.n + 1, sizeof *tags);
+	for (i = 0; i < r->tag_cols.n; i++)
+		tags[i] = rec_ranker_field(r, r->tag_cols.v[i], id, idlen);
+	profile_make(r, p, creator, (const char *const *)tags);
+	for (i = 0; i < r->tag_cols.n; i++)
+		free(tags[i]);
+	free(tags);
+	free(creator);
+}
+
+/* Profiles read one by one past this many, and a tenth of the catalog
+ * or more (a grouped stream ranks the lists of many users): the rest
+ * come from one scan of the items, a fifth of the time. */
+#define ONE_BY_ONE 1000
+
+static void
+profiles_all(struct rec_ranker *r)
+{
+	struct rec_buf sql = {0};
+	sqlite3_stmt *st;
+	const char **tags = xcalloc(r->tag_cols.n + 1, sizeof *tags);
+	size_t i;
+
+	rec_buf_printf(&sql, "SELECT id, %s%s%s", r->creator_col ? "\"" : "",
+	    r->creator_col ? r->creator_col : "NULL", r->creator_col ? "\"" :
+	    "");
+	for (i = 0; i < r->tag_cols.n; i++)
+		rec_buf_printf(&sql, ", \"%s\"", r->tag_cols.v[i]);
+	rec_buf_adds(&sql, " FROM items");
+	if (sqlite3_prepare_v2(r->db, sql.data, -1, &st, NULL))
+		rec_sqlite_die(r->db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t k;
+		struct profile p;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		k = item_index(r, (const char *)sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0));
+		if (item_at(r, k)->has & HAS_PROFILE)
+			continue;
+		for (i = 0; i < r->tag_cols.n; i++)
+			tags[i] = (const char *)sqlite3_column_text(st,
+			    (int)i + 2);
+		profile_make(r, &p, (const char *)sqlite3_column_text(st, 1),
+		    tags);
+		item_at(r, k)->prof = p;
+		item_at(r, k)->has |= HAS_PROFILE;
 	}
-	p->ntags = tags.n;
-	p->tags = xcalloc(tags.n + 1, sizeof *p->tags);
-	for (i = 0; i < tags.n; i++)
-		p->tags[i] = (uint32_t)rec_hash_put(&r->tagdict, tags.key[i],
-		    tags.keylen[i], NULL);
-	rec_hash_free(&tags);
+	sqlite3_finalize(st);
+	free(tags);
+	rec_buf_free(&sql);
 }
 
 void
@@ -120,12 +179,32 @@ rec_ranker_profile_free(struct profile *p)
 	free(p->tags);
 }
 
+/* the count of the catalog's items */
+static size_t
+catalog_items(struct rec_ranker *r)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &st,
+	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* the profile of item k, read once; borrowed until the next call */
 static const struct profile *
 profile_of(struct rec_ranker *r, size_t k)
 {
 	if (!(item_at(r, k)->has & HAS_PROFILE)) {
 		struct profile p;
+		if (++r->nprofiles == ONE_BY_ONE && (r->creator_col ||
+		    r->tag_cols.n) && catalog_items(r) <= 10 * ONE_BY_ONE) {
+			profiles_all(r);
+			if (item_at(r, k)->has & HAS_PROFILE)
+				return &item_at(r, k)->prof;
+		}
 		profile_read(r, &p, r->items.key[k], r->items.keylen[k]);
 		item_at(r, k)->prof = p;
 		item_at(r, k)->has |= HAS_PROFILE;
@@ -155,11 +234,11 @@ mark(unsigned char **m, size_t *n, size_t i)
 	(*m)[i] = 1;
 }
 
+/* adds item k of the ranker's items to t */
 static void
-taste_add(struct rec_ranker *r, struct taste *t, const char *id,
-    size_t idlen)
+taste_add(struct rec_ranker *r, struct taste *t, size_t k)
 {
-	const struct profile *p = profile_of(r, item_index(r, id, idlen));
+	const struct profile *p = profile_of(r, k);
 	size_t i;
 
 	if (p->creator >= 0)
@@ -201,7 +280,6 @@ affinity(struct rec_ranker *r, const struct taste *t, size_t k,
 void
 rec_ranker_history(struct rec_ranker *r, const char *user, int seen, struct taste *t)
 {
-	struct rec_strs *h = &r->hist_items;
 	size_t i;
 
 	if (!r->hist_user || strcmp(r->hist_user, user)) {
@@ -210,118 +288,31 @@ rec_ranker_history(struct rec_ranker *r, const char *user, int seen, struct tast
 		    "interactions WHERE user = ?", -1, &r->hist, NULL))
 			rec_sqlite_die(r->db, "interactions");
 		st = r->hist;
-		rec_strs_free(h);
+		r->nhist = 0;
 		free(r->hist_user);
 		r->hist_user = xstrdup(user);
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW)
-			rec_strs_push(h, (const char *)sqlite3_column_text(st,
-			    0), (size_t)sqlite3_column_bytes(st, 0));
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (r->nhist == r->caphist) {
+				r->caphist = r->caphist ? 2 * r->caphist : 64;
+				r->hist_items = xrealloc(r->hist_items,
+				    r->caphist * sizeof *r->hist_items);
+			}
+			r->hist_items[r->nhist++] = item_index(r, (const char *)
+			    sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0));
+		}
 		sqlite3_reset(st);
 	}
-	if (!h->n)
+	if (!r->nhist)
 		rec_die("user '%s' has no history in the catalog", user);
-	for (i = 0; i < h->n; i++) {
-		size_t len = strlen(h->v[i]);
+	for (i = 0; i < r->nhist; i++) {
 		if (seen)
-			item_at(r, item_index(r, h->v[i], len))->seen =
-			    r->stamp;
+			item_at(r, r->hist_items[i])->seen = r->stamp;
 		if (t)
-			taste_add(r, t, h->v[i], len);
+			taste_add(r, t, r->hist_items[i]);
 	}
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Every item's share of the catalog less popular than it (what
- * "SELECT count(*) FROM items WHERE pop < value" over the count of
- * items says), from one read of the column: its values sorted, each
- * one's place found by bisection.  A column holding anything but
- * numbers that doubles hold exactly is left to the query, item by
- * item. */
-static void
-popularity_shares(struct rec_ranker *r)
-{
-	struct rec_buf sql = {0};
-	sqlite3_stmt *st, *tot;
-	double *v = NULL, *val = NULL;
-	size_t n = 0, nv = 0, cap = 0, i, k;
-	char **ids = NULL;
-	size_t *idlen = NULL;
-	int exact = 1;
-
-	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" < ?",
-	    r->pop_col);
-	if (sqlite3_prepare_v2(r->db, sql.data, -1, &r->popcnt, NULL) ||
-	    sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &tot,
-	    NULL) || sqlite3_step(tot) != SQLITE_ROW)
-		rec_sqlite_die(r->db, "popularity");
-	r->nitems = (double)sqlite3_column_int64(tot, 0);
-	sqlite3_finalize(tot);
-	rec_buf_reset(&sql);
-	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items", r->pop_col);
-	if (sqlite3_prepare_v2(r->db, sql.data, -1, &st, NULL))
-		rec_sqlite_die(r->db, "popularity");
-	while (exact && sqlite3_step(st) == SQLITE_ROW) {
-		int t = sqlite3_column_type(st, 1);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			v = xrealloc(v, cap * sizeof *v);
-			val = xrealloc(val, cap * sizeof *val);
-			ids = xrealloc(ids, cap * sizeof *ids);
-			idlen = xrealloc(idlen, cap * sizeof *idlen);
-		}
-		ids[n] = xstrndup((const char *)sqlite3_column_text(st, 0),
-		    (size_t)sqlite3_column_bytes(st, 0));
-		idlen[n] = (size_t)sqlite3_column_bytes(st, 0);
-		if (t == SQLITE_NULL)
-			val[n] = NAN;	/* unknown */
-		else if (t == SQLITE_FLOAT || (t == SQLITE_INTEGER &&
-		    sqlite3_column_int64(st, 1) < (1LL << 53) &&
-		    sqlite3_column_int64(st, 1) > -(1LL << 53))) {
-			/* as field_of's text, read back by atof */
-			val[n] = atof((const char *)
-			    sqlite3_column_text(st, 1));
-			v[nv++] = sqlite3_column_double(st, 1);
-		} else
-			exact = 0;
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (exact) {
-		qsort(v, nv, sizeof *v, cmp_double);
-		for (i = 0; i < n; i++) {
-			double pct = 0.5;
-			if (!isnan(val[i]) && r->nitems > 0) {
-				size_t lo = 0, hi = nv;	/* first >= val */
-				while (lo < hi) {
-					size_t mid = lo + (hi - lo) / 2;
-					if (v[mid] < val[i])
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
-				pct = (double)(sqlite3_int64)lo / r->nitems;
-			}
-			k = item_index(r, ids[i], idlen[i]);
-			item_at(r, k)->pct = pct;
-			item_at(r, k)->has |= HAS_PCT;
-		}
-	}
-	for (i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
-	free(idlen);
-	free(v);
-	free(val);
-	rec_buf_free(&sql);
 }
 
 /* --novelty: (1 - novelty) of the boosted score (back to 0..1) plus
@@ -333,29 +324,21 @@ novelty(struct rec_ranker *r, struct rec_cand *c, size_t n, double scale)
 	double nov = r->o.novelty;
 	size_t i;
 
-	if (r->nitems < 0)
-		popularity_shares(r);
+	if (!r->pop_open) {
+		if (rec_popshares_open(&r->pop, r->db) < 0)
+			rec_die("--novelty: the catalog has no popularity column");
+		r->pop_open = 1;
+	}
 	for (i = 0; i < n; i++) {
-		const char *id = p->ids.key[c[i].uid];
-		size_t len = p->ids.keylen[c[i].uid], k = r->gid[c[i].uid];
-		double pct = 0.5;	/* unknown: middling */
+		size_t k = r->gid[c[i].uid];
+		double pct;
 
 		if (!(item_at(r, k)->has & HAS_PCT)) {
-			char *pv = rec_ranker_field(r, r->pop_col, id, len);
-			if (pv) {
-				sqlite3_reset(r->popcnt);
-				sqlite3_bind_double(r->popcnt, 1, atof(pv));
-				if (sqlite3_step(r->popcnt) == SQLITE_ROW &&
-				    r->nitems > 0)
-					pct = sqlite3_column_int64(r->popcnt,
-					    0) / r->nitems;
-				sqlite3_reset(r->popcnt);
-				free(pv);
-			}
-			item_at(r, k)->pct = pct;
+			item_at(r, k)->pct = rec_popshare(&r->pop,
+			    p->ids.key[c[i].uid], p->ids.keylen[c[i].uid]);
 			item_at(r, k)->has |= HAS_PCT;
-		} else
-			pct = item_at(r, k)->pct;
+		}
+		pct = item_at(r, k)->pct;
 		c[i].r.score = (1 - nov) * c[i].r.score / scale +
 		    nov * (1 - pct);
 		if (pct < 0.5)
@@ -394,7 +377,8 @@ rec_ranker_boosts(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	if (o->user)
 		rec_ranker_history(r, o->user, 0, &ut);
 	for (i = 0; i < o->like.n; i++)
-		taste_add(r, &lt, o->like.v[i], strlen(o->like.v[i]));
+		taste_add(r, &lt, item_index(r, o->like.v[i],
+		    strlen(o->like.v[i])));
 	for (i = 0; i < n; i++) {
 		if (c[i].r.score < lo)
 			lo = c[i].r.score;

@@ -113,7 +113,7 @@ test_ok 'rec-cf --users: a user without history is a warning, no group' \
 # score left out; rec-rank ranks a cut list only when it can be sure of
 # the whole list's answer
 rec-cf -k 200 -U all > w.out
-cut_by_hand() {	# the cut of w.out, made with awk
+cut_by_hand() {	# N [FILE]: the cut of FILE (w.out), made with awk
 	awk -v N="$1" '
 	function flush(   i, sc) {
 		if (n > N + 1) {
@@ -126,7 +126,7 @@ cut_by_hand() {	# the cut of w.out, made with awk
 	}
 	{ u = $0; sub(/^.*"user":"/, "", u); sub(/".*$/, "", u)
 	  if (n && u != cur) flush(); cur = u; l[++n] = $0 }
-	END { flush() }' w.out
+	END { flush() }' "${2:-w.out}"
 }
 RANK='-g user -u @ -x @ -N 0.2 -D creator -p 2'
 test_ok 'rec-cf --cut: the first N and the last of each list, marked with the best score left out' \
@@ -142,6 +142,40 @@ test_fail 'rec-rank -g: a cut list it cannot be sure of, without --redo' 1 \
 test_ok 'rec-rank -g -F rrf: a cut list is never sure, a whole one is' \
 	'rec-rank -g user -F rrf -k 3 -r rrf.txt < c6.out > /dev/null &&
 	 test "$(wc -l < rrf.txt)" = "$(grep -c "\"cut\":" c6.out)"'
+# --novelty: the list scored again, the same alone and grouped; a cut
+# list is cut after it
+for m in itemknn als; do
+	test_ok "rec-cf --novelty: --users all = --user for each user ($m)" \
+		"rec-cf -m $m -N 0.3 -k 30 -U all > n-$m.out && per_user -m $m -N 0.3 -k 30 > p.out &&
+		 cmp n-$m.out p.out && ! cmp -s n-$m.out g-$m.out"
+done
+test_ok 'rec-cf --novelty --cut: the first N of the list scored again, and its last' \
+	'rec-cf -N 0.3 -k 200 -U all > wn.out && rec-cf -N 0.3 -k 200 -C 6 -U all > cn.out &&
+	 cut_by_hand 6 wn.out | cmp - cn.out && grep -q "\"cut\":" cn.out'
+test_ok 'rec-cf --novelty: a score is within 0..1, the less known say so' \
+	'awk -F "\"score\":" "{ split(\$2, a, \",\"); if (a[1] < 0 || a[1] > 1) exit 1 }" wn.out &&
+	 grep -q "often with it; less known\"" wn.out'
+test_fail 'rec-cf --novelty without a popularity column' 1 \
+	'^rec-cf: --novelty: the catalog has no popularity column$' \
+	'cp f.db np.db && sqlite3 np.db "UPDATE columns SET role = '"'number'"' WHERE role = '"'popularity'"'" &&
+	 rec-cf -d np.db -N 0.2 -u u1 < /dev/null'
+# profiles: past 1000 items read one by one, when they are a tenth of
+# the catalog or more, rec-rank reads every item's in one scan; the
+# lists are the ones of a rec-rank per user, which reads fewer
+awk 'BEGIN { srand(3); print "id,title,artist,genre"; for (i = 1; i <= 1500; i++)
+	printf "t%d,Track %d,Band %d,g%d\n", i, i, i % 90, int(12 * rand()) }' > big.csv
+awk 'BEGIN { srand(5); print "user,item"; for (u = 1; u <= 200; u++)
+	for (k = 0; k < 25; k++) printf "v%d,t%d\n", u, int(1500 * rand() ^ 1.5) + 1 }' > bigplays.csv
+rec-import -d big.db items -i id -r artist=creator -r genre=tags big.csv 2> /dev/null &&
+	rec-import -d big.db interactions -u user -i item bigplays.csv 2> /dev/null &&
+	rec-train -d big.db itemknn -K 30 > /dev/null || exit 1
+test_ok 'rec-rank -g -u @: profiles read in one scan give the lists a user alone gets' \
+	'rec-cf -d big.db -k 100 -U all > big.out &&
+	 test "$(sed "s/.*\"id\":\"\([^\"]*\)\".*/\1/" big.out | sort -u | wc -l)" -gt 1000 &&
+	 rec-rank -d big.db -g user -u @ -x @ -D creator -p 2 -k 10 < big.out > bg.out &&
+	 for u in $(sed "s/.*\"user\":\"\([^\"]*\)\".*/\1/" big.out | uniq); do
+		grep "\"user\":\"$u\"" big.out | rec-rank -d big.db -u $u -x $u -D creator -p 2 -k 10 || exit 1
+	 done > bp.out && test "$(wc -l < bg.out)" -ge 1900 && cmp bg.out bp.out'
 test_fail 'rec-rank --redo needs --group' 2 '^rec-rank: --redo needs --group' \
 	'rec-rank -r x.txt < /dev/null'
 test_fail 'rec-cf --cut needs --users' 2 '^rec-cf: --cut needs --users' \
