@@ -303,8 +303,8 @@ open_stage(const char *command, int resume)
 			rec_die("cannot remove '%s': %m", partial);
 	}
 	stage = open_db(partial);
-	rec_sql_exec(stage, "PRAGMA journal_mode = WAL; PRAGMA synchronous = "
-	    "NORMAL; CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+	rec_sql_exec(stage, "PRAGMA synchronous = OFF; PRAGMA journal_mode = "
+	    "WAL; CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
 	    "CREATE TABLE users(pos INTEGER PRIMARY KEY, user TEXT NOT NULL "
 	    "UNIQUE, status INTEGER NOT NULL DEFAULT 0);"
 	    "CREATE TABLE rows(user TEXT NOT NULL, rank INTEGER NOT NULL, item "

@@ -141,7 +141,7 @@ struct many {
 	struct rec_hash titles;		/* item id -> title (char *) */
 	/* the block being gathered */
 	char **user;
-	struct rec_hash *seeds;
+	struct rec_cf_seeds *seeds;
 	float *vec;			/* factors: block x dim */
 	size_t n;
 	unsigned long nout, nusers, nskipped;
@@ -170,7 +170,7 @@ cached_title(struct many *x, const char *id, size_t len)
  * --cut N, a list longer than N + 1 is its first N and its last, which
  * says in "cut" the best score left out (rec-candidates(5)). */
 static void
-write_group(struct many *x, const char *user, const struct rec_hash *seeds,
+write_group(struct many *x, const char *user, const struct rec_cf_seeds *seeds,
     const struct rec_cf_hit *h, size_t n)
 {
 	size_t i, srclen = strlen(x->src), keylen = strlen(x->key),
@@ -190,8 +190,9 @@ write_group(struct many *x, const char *user, const struct rec_hash *seeds,
 		len = x->m.ids.keylen[h[i].item];
 		rec_buf_reset(&x->why);
 		if (!x->m.dim) {
-			const char *t = cached_title(x, seeds->key[h[i].seed],
-			    seeds->keylen[h[i].seed]);
+			uint32_t sk = seeds->ix[h[i].seed];
+			const char *t = cached_title(x, x->m.ids.key[sk],
+			    x->m.ids.keylen[sk]);
 			rec_buf_adds(&x->why, "cf: you have '");
 			rec_buf_adds(&x->why, t);
 			rec_buf_adds(&x->why, "', often with it");
@@ -239,7 +240,7 @@ flush_block(struct many *x)
 		}
 	} else {
 		const float **q = xcalloc(x->n + 1, sizeof *q);
-		const struct rec_hash **sd = xcalloc(x->n + 1, sizeof *sd);
+		const struct rec_cf_seeds **sd = xcalloc(x->n + 1, sizeof *sd);
 		struct rec_cf_hit **out = xcalloc(x->n + 1, sizeof *out);
 		size_t *nout = xcalloc(x->n + 1, sizeof *nout);
 		for (u = 0; u < x->n; u++) {
@@ -256,11 +257,26 @@ flush_block(struct many *x)
 		free(out);
 		free(nout);
 	}
-	for (u = 0; u < x->n; u++) {
+	for (u = 0; u < x->n; u++)
 		free(x->user[u]);
-		rec_hash_free(&x->seeds[u]);
-	}
 	x->n = 0;
+	rec_cf_seeds_reset(x->sc, &x->seeds[0]);
+}
+
+/* the items of a user of the block */
+static void
+block_items(struct many *x, const char *user, struct rec_cf_seeds *sd)
+{
+	static const char what[] = "reading a user's items";
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT item FROM "
+	    "interactions WHERE user = ?", what);
+
+	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+	while (rec_catalog_step(cat, st, what))
+		rec_cf_seeds_add(x->sc, sd, (const char *)
+		    sqlite3_column_text(st, 0),
+		    (size_t)sqlite3_column_bytes(st, 0));
+	sqlite3_reset(st);
 }
 
 /* adds a user to the block (have: their items are in the block's next
@@ -270,15 +286,16 @@ static void
 add_user(struct many *x, const char *user, size_t len, int have)
 {
 	char *u = xstrndup(user, len);
-	struct rec_hash *sd = &x->seeds[x->n];
+	struct rec_cf_seeds *sd = &x->seeds[x->n];
 
 	x->nusers++;
 	if (!have)
-		user_items(u, sd);
-	if (!sd->n) {
+		block_items(x, u, sd);
+	if (!sd->all) {
 		if (!lenient)
 			rec_warn("user '%s' has no history: no list", u);
 		x->nskipped++;
+		rec_cf_seeds_reset(x->sc, sd);
 		free(u);
 		return;
 	}
@@ -288,20 +305,112 @@ add_user(struct many *x, const char *user, size_t len, int have)
 			rec_warn("user '%s' has no factors (retrain the "
 			    "model): no list", u);
 		x->nskipped++;
-		rec_hash_free(sd);
+		rec_cf_seeds_reset(x->sc, sd);
 		free(u);
 		return;
 	}
 	x->user[x->n++] = u;
 	if (x->n == x->block)
 		flush_block(x);
+	else
+		rec_cf_seeds_reset(x->sc, &x->seeds[x->n]);
 }
 
-/* a user of the file -U names */
+/* a user of the file -U names, into the list ctx */
 static void
-read_user(const char *user, size_t len, void *ctx)
+list_user(const char *user, size_t len, void *ctx)
 {
-	add_user(ctx, user, len, 0);
+	rec_strs_push(ctx, user, len);
+}
+
+/* a before b in SQLite's order of text (BINARY: bytes, then length) */
+static int
+text_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c ? c : (alen > blen) - (alen < blen);
+}
+
+/* the list in that order, each user once */
+static int
+sorted(const struct rec_strs *l)
+{
+	size_t i;
+
+	for (i = 1; i < l->n; i++)
+		if (text_cmp(l->v[i - 1], strlen(l->v[i - 1]), l->v[i],
+		    strlen(l->v[i])) >= 0)
+			return 0;
+	return 1;
+}
+
+static size_t
+catalog_users(void)
+{
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT count(*) FROM "
+	    "users", "counting the users");
+	size_t n = 0;
+
+	if (rec_catalog_step(cat, st, "counting the users"))
+		n = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+/* Every user's items in one scan, users in the order of rec-batch -l,
+ * each one's items in the order a query for the user alone gives (the
+ * index's: rowid): all of them (list NULL), or those of the list, which
+ * is in that order (a user of it without items gets no list, as one
+ * asked for alone).  For a list of many users, a quarter of the catalog's
+ * or more, faster than a query per user. */
+static void
+scan_users(struct many *x, const struct rec_strs *list)
+{
+	static const char what[] = "reading the users' items";
+	sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT user, item "
+	    "FROM interactions ORDER BY user, rowid", what);
+	struct rec_buf cur = {0};
+	size_t at = 0;
+	int have = 0, keep = 0;
+
+	while (rec_catalog_step(cat, st, what)) {
+		const char *u = (const char *)sqlite3_column_text(st, 0);
+		size_t ul = (size_t)sqlite3_column_bytes(st, 0);
+		if (!have || cur.len != ul || memcmp(cur.data, u, ul)) {
+			if (keep)
+				add_user(x, cur.data, cur.len, 1);
+			rec_buf_reset(&cur);
+			rec_buf_add(&cur, u, ul);
+			have = 1;
+			keep = !list;
+			/* the list's users before this one have no items */
+			while (list && at < list->n) {
+				const char *w = list->v[at];
+				int c = text_cmp(w, strlen(w), u, ul);
+				if (c > 0)
+					break;
+				at++;
+				if (!c) {
+					keep = 1;
+					break;
+				}
+				add_user(x, w, strlen(w), 1);
+			}
+		}
+		if (keep)
+			rec_cf_seeds_add(x->sc, &x->seeds[x->n], (const char *)
+			    sqlite3_column_text(st, 1),
+			    (size_t)sqlite3_column_bytes(st, 1));
+	}
+	sqlite3_reset(st);
+	if (keep)
+		add_user(x, cur.data, cur.len, 1);
+	while (list && at < list->n) {
+		add_user(x, list->v[at], strlen(list->v[at]), 1);
+		at++;
+	}
+	rec_buf_free(&cur);
 }
 
 static void
@@ -336,6 +445,7 @@ score_users(const char *users, const char *model, const char *kind,
 	rec_cf_scorer_order(x.sc, novelty, x.pct, cut);
 	x.user = xcalloc(block, sizeof *x.user);
 	x.seeds = xcalloc(block, sizeof *x.seeds);
+	rec_cf_seeds_reset(x.sc, &x.seeds[0]);
 	x.vec = xcalloc(block * x.m.dim + 1, sizeof *x.vec);
 	x.hits = xcalloc(block * (limit ? limit : 1), sizeof *x.hits);
 	rec_writer_init(&w, 1, mp);
@@ -344,35 +454,18 @@ score_users(const char *users, const char *model, const char *kind,
 	 * of the file's lock each time, and users are read one by one */
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		rec_sqlite_die(db, "the catalog");
-	if (!strcmp(users, "all")) {
-		/* every user's items in one scan, users in the order of
-		 * rec-batch -l, each one's items in the order a query for
-		 * the user alone gives (the index's: rowid) */
-		static const char what[] = "reading the users' items";
-		sqlite3_stmt *st = rec_catalog_prepare(cat, "SELECT user, item "
-		    "FROM interactions ORDER BY user, rowid", what);
-		struct rec_buf cur = {0};
-		int have = 0;
-		while (rec_catalog_step(cat, st, what)) {
-			const char *u = (const char *)sqlite3_column_text(st, 0);
-			size_t ul = (size_t)sqlite3_column_bytes(st, 0);
-			if (!have || cur.len != ul || memcmp(cur.data, u, ul)) {
-				if (have)
-					add_user(&x, cur.data, cur.len, 1);
-				rec_buf_reset(&cur);
-				rec_buf_add(&cur, u, ul);
-				have = 1;
-			}
-			rec_hash_put(&x.seeds[x.n], (const char *)
-			    sqlite3_column_text(st, 1),
-			    (size_t)sqlite3_column_bytes(st, 1), NULL);
-		}
-		sqlite3_reset(st);
-		if (have)
-			add_user(&x, cur.data, cur.len, 1);
-		rec_buf_free(&cur);
-	} else
-		rec_read_ids(users, read_user, &x);
+	if (!strcmp(users, "all"))
+		scan_users(&x, NULL);
+	else {
+		struct rec_strs list = {0};
+		rec_read_ids(users, list_user, &list);
+		if (sorted(&list) && list.n * 4 >= catalog_users())
+			scan_users(&x, &list);
+		else
+			for (i = 0; i < list.n; i++)
+				add_user(&x, list.v[i], strlen(list.v[i]), 0);
+		rec_strs_free(&list);
+	}
 	flush_block(&x);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	rec_writer_close(&w);
@@ -383,6 +476,8 @@ score_users(const char *users, const char *model, const char *kind,
 	rec_cf_scorer_free(x.sc);
 	rec_cf_model_free(&x.m);
 	free(x.user);
+	for (i = 0; i < block; i++)
+		free(x.seeds[i].ix);
 	free(x.seeds);
 	free(x.vec);
 	free(x.hits);

@@ -368,6 +368,7 @@ struct rec_cf_scorer {
 	} *acc;
 	uint32_t *seedmark;		/* cur: the user has the item */
 	uint32_t cur;
+	uint32_t *addmark, addcur;	/* rec_cf_seeds_add: added already */
 	uint32_t *touched;
 	size_t ntouched;
 	struct cand *cand;		/* item-item: one user's candidates */
@@ -388,6 +389,7 @@ rec_cf_scorer_new(const struct rec_cf_model *m, size_t k, size_t block)
 	c->m = m;
 	c->k = k;
 	c->block = block ? block : 1;
+	c->addmark = xcalloc(m->n + 1, sizeof *c->addmark);
 	if (!m->dim) {
 		c->acc = xcalloc(m->n + 1, sizeof *c->acc);
 		c->seedmark = xcalloc(m->n + 1, sizeof *c->seedmark);
@@ -409,12 +411,40 @@ rec_cf_scorer_free(struct rec_cf_scorer *c)
 		return;
 	free(c->acc);
 	free(c->seedmark);
+	free(c->addmark);
 	free(c->touched);
 	free(c->cand);
 	free(c->q);
 	free(c->heaps);
 	free(c->nheap);
 	free(c);
+}
+
+void
+rec_cf_seeds_reset(struct rec_cf_scorer *c, struct rec_cf_seeds *s)
+{
+	s->n = s->all = 0;
+	if (++c->addcur == 0) {
+		memset(c->addmark, 0, c->m->n * sizeof *c->addmark);
+		c->addcur = 1;
+	}
+}
+
+void
+rec_cf_seeds_add(struct rec_cf_scorer *c, struct rec_cf_seeds *s,
+    const char *id, size_t len)
+{
+	size_t k = rec_hash_get(&c->m->ids, id, len);
+
+	s->all++;
+	if (k == (size_t)-1 || c->addmark[k] == c->addcur)
+		return;
+	c->addmark[k] = c->addcur;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->ix = xrealloc(s->ix, s->cap * sizeof *s->ix);
+	}
+	s->ix[s->n++] = (uint32_t)k;
 }
 
 /* a new stamp; all zero again when it wraps */
@@ -594,22 +624,17 @@ order(struct rec_cf_scorer *c, struct cand *v, size_t n,
 }
 
 size_t
-rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
+rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_cf_seeds *seeds,
     struct rec_cf_hit *out)
 {
 	const struct rec_cf_model *m = c->m;
-	uint32_t cur = next_stamp(c), *ix;
+	uint32_t cur = next_stamp(c);
+	const uint32_t *ix = seeds->ix;
 	size_t s, i, nh = 0;
 
-	ix = xcalloc(seeds->n + 1, sizeof *ix);
 	c->ntouched = 0;
-	for (s = 0; s < seeds->n; s++) {
-		size_t t = rec_hash_get(&m->ids, seeds->key[s],
-		    seeds->keylen[s]);
-		ix[s] = t == (size_t)-1 ? (uint32_t)-1 : (uint32_t)t;
-		if (t != (size_t)-1)
-			c->seedmark[t] = cur;
-	}
+	for (s = 0; s < seeds->n; s++)
+		c->seedmark[ix[s]] = cur;
 	for (s = 0; s < seeds->n; s++) {
 		/* locals, so that the count stays in a register rather than
 		 * going through memory at every neighbour */
@@ -619,7 +644,7 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		const double *sim = m->sim;
 		size_t nt = c->ntouched;
 		uint64_t j, end;
-		if (ix[s] == (uint32_t)-1 || m->first[ix[s]] == (uint64_t)-1)
+		if (m->first[ix[s]] == (uint64_t)-1)
 			continue;
 		j = m->first[ix[s]];
 		/* without branches, which the data would mispredict: the
@@ -640,7 +665,6 @@ rec_cf_score_items(struct rec_cf_scorer *c, const struct rec_hash *seeds,
 		}
 		c->ntouched = nt;
 	}
-	free(ix);
 	for (i = 0; i < c->ntouched; i++) {
 		uint32_t it = c->touched[i];
 		if (c->seedmark[it] != cur) {
@@ -691,7 +715,7 @@ dot4(const float *q, size_t dim, const float *v, double *d)
 
 void
 rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
-    const struct rec_hash *const *seeds, size_t nu, struct rec_cf_hit **out,
+    const struct rec_cf_seeds *const *seeds, size_t nu, struct rec_cf_hit **out,
     size_t *nout)
 {
 	const struct rec_cf_model *m = c->m;
@@ -704,15 +728,13 @@ rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
 		size_t nb = nu - b0 < c->block ? nu - b0 : c->block;
 		memset(seen, 0, nb * words * sizeof *seen);
 		for (u = 0; u < nb; u++) {
-			const struct rec_hash *sd = seeds[b0 + u];
+			const struct rec_cf_seeds *sd = seeds[b0 + u];
 			memcpy(c->q + u * dim, users[b0 + u], dim * sizeof *c->q);
 			c->nheap[u] = 0;
 			for (i = 0; i < sd->n; i++) {
-				size_t x = rec_hash_get(&m->ids, sd->key[i],
-				    sd->keylen[i]);
-				if (x != (size_t)-1)
-					seen[u * words + x / 64] |=
-					    (uint64_t)1 << (x % 64);
+				size_t x = sd->ix[i];
+				seen[u * words + x / 64] |= (uint64_t)1 <<
+				    (x % 64);
 			}
 		}
 		for (t = 0; t < m->n; t += TILE) {

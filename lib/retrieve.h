@@ -310,6 +310,17 @@ struct rec_cf_hit {
 	double score;
 };
 struct rec_cf_scorer;
+/* a user's items as indexes of the model, each once, in the order they
+ * were added (those the model does not know left out); all counts every
+ * item added, known or not */
+struct rec_cf_seeds {
+	uint32_t *ix;
+	size_t n, cap, all;
+};
+/* empties s for the next user's items */
+void rec_cf_seeds_reset(struct rec_cf_scorer *c, struct rec_cf_seeds *s);
+void rec_cf_seeds_add(struct rec_cf_scorer *c, struct rec_cf_seeds *s,
+    const char *id, size_t len);
 /* a scorer of the best k per user over m (borrowed), block users at a
  * time for a factor model */
 struct rec_cf_scorer *rec_cf_scorer_new(const struct rec_cf_model *m,
@@ -333,12 +344,12 @@ double rec_cf_blend(double score, double lo, double hi, double novelty,
  * the order the catalog lists them), leaving those out, into out (room
  * for k), best first (ties to the item met first); returns how many. */
 size_t rec_cf_score_items(struct rec_cf_scorer *c,
-    const struct rec_hash *seeds, struct rec_cf_hit *out);
+    const struct rec_cf_seeds *seeds, struct rec_cf_hit *out);
 /* Factors: the best k items for each of nu users (users[u]: dim floats;
  * seeds[u]: their items, left out), into out[u] (room for k), best
  * first, their count in nout[u]. */
 void rec_cf_score_factors(struct rec_cf_scorer *c, const float *const *users,
-    const struct rec_hash *const *seeds, size_t nu, struct rec_cf_hit **out,
+    const struct rec_cf_seeds *const *seeds, size_t nu, struct rec_cf_hit **out,
     size_t *nout);
 
 /* ease.c: the closed-form item-item model, and the blocked inverse it

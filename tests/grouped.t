@@ -77,7 +77,7 @@ test_ok 'the fixture has 150 users' 'test "$(wc -l < users.txt)" = 150'
 per_user() {
 	while IFS= read -r u; do
 		rec-cf "$@" -u "$u" < /dev/null | sed "s/}\$/,\"user\":\"$u\"}/" || return 1
-	done < users.txt
+	done < "${USERS:-users.txt}"
 }
 for m in itemknn ease als bpr; do
 	test_ok "rec-cf --users all = rec-cf --user for each user ($m, 150 users)" \
@@ -105,6 +105,13 @@ test_ok 'rec-cf --users: blocks of 7 users give the same (als)' \
 test_ok 'rec-cf --users -: the users on stdin, in their order, one group each' \
 	'printf "u9\nu10\n" | rec-cf -k 2 -U - -g who | sed "s/.*\"who\":\"\([^\"]*\)\".*/\1/" | tr "\n" " " |
 	 grep -qx "u9 u9 u10 u10 "'
+# a sorted list of a quarter of the users or more: their items in one
+# scan, the lists the same
+{ awk 'NR % 3 == 1' users.txt; echo nobody; echo zzz; } | LC_ALL=C sort > sel.txt
+test_ok 'rec-cf --users: a sorted list of many users = --user for each, users without history warned of' \
+	'rec-cf -k 30 -U sel.txt 2> err > scan.out && grep -v "^nobody$\|^zzz$" sel.txt > sel2.txt &&
+	 USERS=sel2.txt per_user -k 30 > p.out && test "$(wc -l < p.out)" -gt 500 && cmp scan.out p.out &&
+	 test "$(grep -c "no history" err)" = 2 && grep -q "user .zzz. has no history" err'
 test_ok 'rec-cf --users: a user without history is a warning, no group' \
 	'printf "u1\nnobody\n" | rec-cf -k 1 -U - 2> err > out && test "$(wc -l < out)" = 1 &&
 	 grep -q "user .nobody. has no history" err'
