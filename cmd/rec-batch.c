@@ -296,6 +296,9 @@ open_stage(const char *command, int resume)
 		if (old_run && !quiet)
 			rec_warn("discarding the interrupted run '%s' (--resume "
 			    "continues it)", old_run);
+		else if (!old_run && resume)
+			rec_warn("the file of the interrupted run, '%s', is "
+			    "damaged: starting afresh", partial);
 		free(old_run);
 		free(old_cmd);
 		sqlite3_close(stage);

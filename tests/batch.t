@@ -64,6 +64,11 @@ test_fail '--resume of another command' 1 "the interrupted run 'fourth' ran anot
 test_ok 'without --resume an interrupted run is discarded, with a warning' \
 	'rec-batch -R fifth -o r.db "$F" 2> err && grep -q "discarding the interrupted run .fourth." err &&
 	 test "$(sqlite3 r.db "select distinct run from results")" = fifth'
+test_ok '--resume with a damaged run file says so, starts afresh and publishes' \
+	'printf "not a database, whatever a crash left" > r.db.partial &&
+	 rec-batch -q -r -R damaged -o r.db "$F" 2> err &&
+	 grep -q "^rec-batch: the file of the interrupted run, .r.db.partial., is damaged: starting afresh$" err &&
+	 test "$(sqlite3 r.db "select distinct run from results")" = damaged && ! test -e r.db.partial'
 test_ok '-f N publishes despite N failed users' \
 	'FAIL=Party rec-batch -q -f 1 -R sixth -o r.db "$F" &&
 	 test "$(sqlite3 r.db "select users, failed, items from runs where run = '"'sixth'"'")" = "4|1|9" &&
