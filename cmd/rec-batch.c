@@ -366,15 +366,16 @@ publish(void)
 	utc(finished, sizeof finished);
 	sqlite3_close(stage);
 	stage = NULL;
-	rec_sql_exec(db, "PRAGMA journal_mode = WAL;"
-	    "CREATE TABLE IF NOT EXISTS runs(run TEXT PRIMARY KEY, command "
+	/* the tables made in the publishing transaction: one commit, and
+	 * its waits for the disk, not three */
+	rec_sql_exec(db, "PRAGMA journal_mode = WAL", results);
+	q = sqlite3_mprintf("ATTACH %Q AS run; BEGIN IMMEDIATE;"
+	    "CREATE TABLE IF NOT EXISTS main.runs(run TEXT PRIMARY KEY, command "
 	    "TEXT, started TEXT, finished TEXT, users INTEGER, failed INTEGER,"
 	    " items INTEGER);"
-	    "CREATE TABLE IF NOT EXISTS results(run TEXT NOT NULL, user TEXT "
-	    "NOT NULL, rank INTEGER NOT NULL, item TEXT NOT NULL, score REAL, "
-	    "time TEXT NOT NULL, PRIMARY KEY(user, rank)) WITHOUT ROWID",
-	    results);
-	q = sqlite3_mprintf("ATTACH %Q AS run; BEGIN IMMEDIATE;"
+	    "CREATE TABLE IF NOT EXISTS main.results(run TEXT NOT NULL, user "
+	    "TEXT NOT NULL, rank INTEGER NOT NULL, item TEXT NOT NULL, score "
+	    "REAL, time TEXT NOT NULL, PRIMARY KEY(user, rank)) WITHOUT ROWID;"
 	    "DELETE FROM main.results;"
 	    "INSERT INTO main.results SELECT %Q, user, rank, item, score, time "
 	    "FROM run.rows ORDER BY user, rank;"

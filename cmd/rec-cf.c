@@ -4,6 +4,8 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +132,9 @@ load_vec(const char *table, const char *key, const char *space, float *v,
 
 /* ---- --users: many users in one process ---- */
 
+/* threads scoring an item-item model: as many as the processors, up to */
+#define MAXTHREADS 4
+
 struct many {
 	const char *model, *kind, *src, *key;
 	size_t limit, block;
@@ -137,6 +142,9 @@ struct many {
 	double *pct;			/* --novelty: per model item */
 	struct rec_cf_model m;
 	struct rec_cf_scorer *sc;
+	struct rec_cf_scorer *scs[MAXTHREADS];	/* item-item: one a thread */
+	size_t nthreads;
+	size_t *nhits;			/* per user of the block */
 	struct rec_writer *w;
 	struct rec_hash titles;		/* item id -> title (char *) */
 	/* the block being gathered */
@@ -226,6 +234,29 @@ write_group(struct many *x, const char *user, const struct rec_cf_seeds *seeds,
 	}
 }
 
+/* the users from..to of the block, scored by one thread */
+struct share {
+	struct many *x;
+	struct rec_cf_scorer *sc;
+	struct rec_cf_scorer *scs[MAXTHREADS];	/* item-item: one a thread */
+	size_t nthreads;
+	size_t *nhits;			/* per user of the block */
+	size_t from, to;
+};
+
+static void *
+score_share(void *arg)
+{
+	struct share *sh = arg;
+	struct many *x = sh->x;
+	size_t u;
+
+	for (u = sh->from; u < sh->to; u++)
+		x->nhits[u] = rec_cf_score_items(sh->sc, &x->seeds[u],
+		    x->hits + u * x->limit);
+	return NULL;
+}
+
 /* scores the users gathered and writes their lists, in their order */
 static void
 flush_block(struct many *x)
@@ -233,11 +264,27 @@ flush_block(struct many *x)
 	size_t u;
 
 	if (!x->m.dim) {
-		for (u = 0; u < x->n; u++) {
-			size_t n = rec_cf_score_items(x->sc, &x->seeds[u],
-			    x->hits);
-			write_group(x, x->user[u], &x->seeds[u], x->hits, n);
+		struct share sh[MAXTHREADS];
+		pthread_t tid[MAXTHREADS];
+		size_t t, nt = x->nthreads < x->n ? x->nthreads : x->n;
+		/* the block's users shared between threads, each with a
+		 * scorer of its own; the lists written after, in order */
+		for (t = 0; t < nt; t++) {
+			sh[t].x = x;
+			sh[t].sc = x->scs[t];
+			sh[t].from = x->n * t / nt;
+			sh[t].to = x->n * (t + 1) / nt;
+			if (t && pthread_create(&tid[t], NULL, score_share,
+			    &sh[t]))
+				rec_die("cannot start a thread");
 		}
+		if (nt)
+			score_share(&sh[0]);
+		for (t = 1; t < nt; t++)
+			pthread_join(tid[t], NULL);
+		for (u = 0; u < x->n; u++)
+			write_group(x, x->user[u], &x->seeds[u], x->hits + u *
+			    x->limit, x->nhits[u]);
 	} else {
 		const float **q = xcalloc(x->n + 1, sizeof *q);
 		const struct rec_cf_seeds **sd = xcalloc(x->n + 1, sizeof *sd);
@@ -443,6 +490,18 @@ score_users(const char *users, const char *model, const char *kind,
 		rec_popshares_close(&ps);
 	}
 	rec_cf_scorer_order(x.sc, novelty, x.pct, cut);
+	x.scs[0] = x.sc;
+	x.nthreads = 1;
+	if (!x.m.dim) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		while (x.nthreads < MAXTHREADS && (long)x.nthreads < ncpu) {
+			x.scs[x.nthreads] = rec_cf_scorer_new(&x.m, limit,
+			    block);
+			rec_cf_scorer_order(x.scs[x.nthreads++], novelty, x.pct,
+			    cut);
+		}
+	}
+	x.nhits = xcalloc(block, sizeof *x.nhits);
 	x.user = xcalloc(block, sizeof *x.user);
 	x.seeds = xcalloc(block, sizeof *x.seeds);
 	rec_cf_seeds_reset(x.sc, &x.seeds[0]);
@@ -473,7 +532,9 @@ score_users(const char *users, const char *model, const char *kind,
 	for (i = 0; i < x.titles.n; i++)
 		free(((char **)x.titles.val)[i]);
 	rec_hash_free(&x.titles);
-	rec_cf_scorer_free(x.sc);
+	for (i = 0; i < x.nthreads; i++)
+		rec_cf_scorer_free(x.scs[i]);
+	free(x.nhits);
 	rec_cf_model_free(&x.m);
 	free(x.user);
 	for (i = 0; i < block; i++)
