@@ -22,13 +22,18 @@ opts() {
 }
 
 # facts: the catalog's columns by role ("ROLE=COLUMN" lines, in catalog
-# order) and its tables ("table=NAME"), read once, in one query
+# order), its tables ("table=NAME") and its trained models
+# ("model=NAME"), read once, in one query (two when it has no models)
 facts() {
 	[ -n "${rec_facts+x}" ] && return 0
-	rec_facts=$(rec-sql -L "SELECT f FROM (SELECT 0 AS k, position AS p, role ||
-		'=' || name AS f FROM columns UNION ALL SELECT 1, 0, 'table=' ||
-		name FROM sqlite_master WHERE type = 'table') ORDER BY k, p" </dev/null |
-		tr '}' '\n' | sed -n 's/.*"f":"\([^"]*\)".*/\1/p')
+	set -- "SELECT 0 AS k, position AS p, role || '=' || name AS f FROM
+		columns UNION ALL SELECT 1, 0, 'table=' || name FROM sqlite_master
+		WHERE type = 'table'"
+	rec_facts=$(rec-sql -L "SELECT f FROM ($1 UNION ALL SELECT 2, 0,
+		'model=' || name FROM models) ORDER BY k, p" </dev/null 2>/dev/null) ||
+		rec_facts=$(rec-sql -L "SELECT f FROM ($1) ORDER BY k, p" </dev/null) || :
+	rec_facts=$(printf '%s\n' "$rec_facts" | tr '}' '\n' |
+		sed -n 's/.*"f":"\([^"]*\)".*/\1/p')
 }
 
 # role NAME: the first column with that role, or nothing
@@ -45,9 +50,9 @@ has_model() {
 	case "
 $rec_facts
 " in *"
-table=models
-"*) ;; *) return 1 ;; esac
-	rec-sql -L "SELECT count(*) AS n FROM models WHERE name = '$1'" </dev/null | grep -q '"n":1'
+model=$1
+"*) return 0 ;; esac
+	return 1
 }
 space() {
 	facts
