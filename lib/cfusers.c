@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -589,8 +590,8 @@ order(struct rec_cf_scorer *c, struct cand *v, size_t n,
 		n = c->k;
 	}
 	if (c->novelty > 0 && n) {
-		double lo = v[0].cf, hi = v[0].cf;
-		for (i = 1; i < n; i++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (i = 0; i < n; i++) {
 			lo = v[i].cf < lo ? v[i].cf : lo;
 			hi = v[i].cf > hi ? v[i].cf : hi;
 		}
