@@ -495,37 +495,46 @@ swap(struct cand *a, struct cand *b)
 	*b = t;
 }
 
+/* Hoare's partition of v[0..n) (n >= 2) around the median of three:
+ * returns j, v[0..j] going no later than the pivot, v[j + 1..n) no
+ * earlier, both parts short of n */
+static size_t
+partition(struct cand *v, size_t n)
+{
+	size_t mid = n / 2, i, j;
+	struct cand p;
+
+	if (before(&v[mid], &v[0]))
+		swap(&v[mid], &v[0]);
+	if (before(&v[n - 1], &v[0]))
+		swap(&v[n - 1], &v[0]);
+	if (before(&v[n - 1], &v[mid]))
+		swap(&v[n - 1], &v[mid]);
+	p = v[mid];
+	/* v[0] goes no later than p and v[n - 1] no earlier: both stop
+	 * the scans below */
+	for (i = 0, j = n - 1;;) {
+		do
+			i++;
+		while (before(&v[i], &p));
+		do
+			j--;
+		while (before(&p, &v[j]));
+		if (i >= j)
+			return j;
+		swap(&v[i], &v[j]);
+	}
+}
+
 /* the first k of v[0..n) in that order to the front, in no order
- * (Hoare's selection, the pivot the median of three) */
+ * (Hoare's selection) */
 static void
 select_first(struct cand *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n;	/* the k-th is in [lo, hi) */
 
 	while (k > lo && k < hi && hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2, i, j;
-		struct cand p;
-		if (before(&v[mid], &v[lo]))
-			swap(&v[mid], &v[lo]);
-		if (before(&v[hi - 1], &v[lo]))
-			swap(&v[hi - 1], &v[lo]);
-		if (before(&v[hi - 1], &v[mid]))
-			swap(&v[hi - 1], &v[mid]);
-		p = v[mid];
-		/* v[lo] goes before p and v[hi - 1] not: both stop the
-		 * scans below */
-		for (i = lo, j = hi - 1;;) {
-			do
-				i++;
-			while (before(&v[i], &p));
-			do
-				j--;
-			while (before(&p, &v[j]));
-			if (i >= j)
-				break;
-			swap(&v[i], &v[j]);
-		}
-		/* [lo, j] go no later than p, [j + 1, hi) no earlier */
+		size_t j = lo + partition(v + lo, hi - lo);
 		if (k <= j)
 			hi = j + 1;
 		else
@@ -538,26 +547,7 @@ static void
 sort_cands(struct cand *v, size_t n)
 {
 	while (n > 16) {
-		size_t mid = n / 2, i, j;
-		struct cand p;
-		if (before(&v[mid], &v[0]))
-			swap(&v[mid], &v[0]);
-		if (before(&v[n - 1], &v[0]))
-			swap(&v[n - 1], &v[0]);
-		if (before(&v[n - 1], &v[mid]))
-			swap(&v[n - 1], &v[mid]);
-		p = v[mid];
-		for (i = 0, j = n - 1;;) {
-			do
-				i++;
-			while (before(&v[i], &p));
-			do
-				j--;
-			while (before(&p, &v[j]));
-			if (i >= j)
-				break;
-			swap(&v[i], &v[j]);
-		}
+		size_t j = partition(v, n);
 		if (j + 1 < n - j - 1) {
 			sort_cands(v, j + 1);
 			v += j + 1;
