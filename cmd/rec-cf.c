@@ -141,8 +141,9 @@ struct many {
 	size_t cut;			/* --cut, or 0 */
 	double *pct;			/* --novelty: per model item */
 	struct rec_cf_model m;
-	struct rec_cf_scorer *sc;
-	struct rec_cf_scorer *scs[MAXTHREADS];	/* item-item: one a thread */
+	/* scs[0] scores factors and gathers seeds; item-item: one a
+	 * thread */
+	struct rec_cf_scorer *scs[MAXTHREADS];
 	size_t nthreads;
 	size_t *nhits;			/* per user of the block */
 	struct rec_writer *w;
@@ -295,7 +296,7 @@ flush_block(struct many *x)
 			sd[u] = &x->seeds[u];
 			out[u] = x->hits + u * x->limit;
 		}
-		rec_cf_score_factors(x->sc, q, sd, x->n, out, nout);
+		rec_cf_score_factors(x->scs[0], q, sd, x->n, out, nout);
 		for (u = 0; u < x->n; u++)
 			write_group(x, x->user[u], &x->seeds[u], out[u],
 			    nout[u]);
@@ -307,7 +308,7 @@ flush_block(struct many *x)
 	for (u = 0; u < x->n; u++)
 		free(x->user[u]);
 	x->n = 0;
-	rec_cf_seeds_reset(x->sc, &x->seeds[0]);
+	rec_cf_seeds_reset(x->scs[0], &x->seeds[0]);
 }
 
 /* the items of a user of the block */
@@ -320,7 +321,7 @@ block_items(struct many *x, const char *user, struct rec_cf_seeds *sd)
 
 	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
 	while (rec_catalog_step(cat, st, what))
-		rec_cf_seeds_add(x->sc, sd, (const char *)
+		rec_cf_seeds_add(x->scs[0], sd, (const char *)
 		    sqlite3_column_text(st, 0),
 		    (size_t)sqlite3_column_bytes(st, 0));
 	sqlite3_reset(st);
@@ -342,7 +343,7 @@ add_user(struct many *x, const char *user, size_t len, int have)
 		if (!lenient)
 			rec_warn("user '%s' has no history: no list", u);
 		x->nskipped++;
-		rec_cf_seeds_reset(x->sc, sd);
+		rec_cf_seeds_reset(x->scs[0], sd);
 		free(u);
 		return;
 	}
@@ -352,7 +353,7 @@ add_user(struct many *x, const char *user, size_t len, int have)
 			rec_warn("user '%s' has no factors (retrain the "
 			    "model): no list", u);
 		x->nskipped++;
-		rec_cf_seeds_reset(x->sc, sd);
+		rec_cf_seeds_reset(x->scs[0], sd);
 		free(u);
 		return;
 	}
@@ -360,7 +361,7 @@ add_user(struct many *x, const char *user, size_t len, int have)
 	if (x->n == x->block)
 		flush_block(x);
 	else
-		rec_cf_seeds_reset(x->sc, &x->seeds[x->n]);
+		rec_cf_seeds_reset(x->scs[0], &x->seeds[x->n]);
 }
 
 /* a user of the file -U names, into the list ctx */
@@ -446,7 +447,7 @@ scan_users(struct many *x, const struct rec_strs *list)
 			}
 		}
 		if (keep)
-			rec_cf_seeds_add(x->sc, &x->seeds[x->n], (const char *)
+			rec_cf_seeds_add(x->scs[0], &x->seeds[x->n], (const char *)
 			    sqlite3_column_text(st, 1),
 			    (size_t)sqlite3_column_bytes(st, 1));
 	}
@@ -480,7 +481,7 @@ score_users(const char *users, const char *model, const char *kind,
 	x.cut = cut;
 	x.titles.vsize = sizeof(char *);
 	rec_cf_model_load(&x.m, cat, model, kind);
-	x.sc = rec_cf_scorer_new(&x.m, limit, block);
+	x.scs[0] = rec_cf_scorer_new(&x.m, limit, block);
 	if (novelty > 0) {
 		popshares(&ps);
 		x.pct = xcalloc(x.m.n + 1, sizeof *x.pct);
@@ -489,8 +490,7 @@ score_users(const char *users, const char *model, const char *kind,
 			    x.m.ids.keylen[i]);
 		rec_popshares_close(&ps);
 	}
-	rec_cf_scorer_order(x.sc, novelty, x.pct, cut);
-	x.scs[0] = x.sc;
+	rec_cf_scorer_order(x.scs[0], novelty, x.pct, cut);
 	x.nthreads = 1;
 	if (!x.m.dim) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -504,7 +504,7 @@ score_users(const char *users, const char *model, const char *kind,
 	x.nhits = xcalloc(block, sizeof *x.nhits);
 	x.user = xcalloc(block, sizeof *x.user);
 	x.seeds = xcalloc(block, sizeof *x.seeds);
-	rec_cf_seeds_reset(x.sc, &x.seeds[0]);
+	rec_cf_seeds_reset(x.scs[0], &x.seeds[0]);
 	x.vec = xcalloc(block * x.m.dim + 1, sizeof *x.vec);
 	x.hits = xcalloc(block * (limit ? limit : 1), sizeof *x.hits);
 	rec_writer_init(&w, 1, mp);
