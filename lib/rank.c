@@ -245,6 +245,7 @@ rec_ranker_free(struct rec_ranker *r)
 	free(r->gid);
 	rec_hash_free(&r->tagdict);
 	rec_hash_free(&r->credict);
+	rec_ranker_tagtext_free(r);
 	sqlite3_finalize(r->hist);
 	free(r->hist_user);
 	free(r->hist_items);

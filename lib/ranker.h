@@ -30,6 +30,8 @@ struct rec_ranker {
 	struct rec_hash tagdict;	/* every tag of a profile, folded:
 					 * profiles hold their indexes */
 	struct rec_hash credict;	/* the same for creators */
+	struct rec_hash tagtext;	/* a tag column's text: its tags
+					 * (struct tagset), parsed once */
 	size_t nprofiles;		/* profiles read one by one */
 	struct rec_popshares pop;	/* --novelty's, once needed */
 	int pop_open;
@@ -93,5 +95,6 @@ void rec_ranker_history(struct rec_ranker *r, const char *user, int seen,
 /* -u, --like and --novelty on the candidates' scores, scaled to 0..1 */
 void rec_ranker_boosts(struct rec_ranker *r, struct rec_cand *c, size_t n);
 void rec_ranker_profile_free(struct profile *p);
+void rec_ranker_tagtext_free(struct rec_ranker *r);
 
 #endif

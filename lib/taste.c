@@ -82,14 +82,56 @@ add_tags(struct rec_hash *h, const char *json)
 	rec_buf_free(&n);
 }
 
+/* the tags of a tag column's text, as indexes in tagdict, each once:
+ * parsed the first time the text is met (items share a few hundred
+ * texts), then the same array */
+struct tagset {
+	uint32_t *v;
+	size_t n;
+};
+
+static const struct tagset *
+tags_of(struct rec_ranker *r, const char *text)
+{
+	struct tagset *ts;
+	size_t k;
+	int added;
+
+	if (!r->tagtext.vsize)
+		r->tagtext.vsize = sizeof(struct tagset);
+	k = rec_hash_put(&r->tagtext, text, strlen(text), &added);
+	ts = (struct tagset *)r->tagtext.val + k;
+	if (added) {
+		struct rec_hash set = {0};
+		size_t i;
+		add_tags(&set, text);
+		ts->n = set.n;
+		ts->v = xcalloc(set.n + 1, sizeof *ts->v);
+		for (i = 0; i < set.n; i++)
+			ts->v[i] = (uint32_t)rec_hash_put(&r->tagdict,
+			    set.key[i], set.keylen[i], NULL);
+		rec_hash_free(&set);
+	}
+	return ts;
+}
+
+void
+rec_ranker_tagtext_free(struct rec_ranker *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->tagtext.n; i++)
+		free(((struct tagset *)r->tagtext.val)[i].v);
+	rec_hash_free(&r->tagtext);
+}
+
 /* an item's profile from the text of its creator and of its tag
  * columns (each may be NULL) */
 static void
 profile_make(struct rec_ranker *r, struct profile *p, const char *creator,
     const char *const *tags)
 {
-	struct rec_hash set = {0};
-	size_t i;
+	size_t i, j, k, cap = 0;
 
 	memset(p, 0, sizeof *p);
 	p->creator = -1;
@@ -102,13 +144,22 @@ profile_make(struct rec_ranker *r, struct profile *p, const char *creator,
 		rec_buf_free(&n);
 	}
 	for (i = 0; i < r->tag_cols.n; i++)
-		add_tags(&set, tags[i]);
-	p->ntags = set.n;
-	p->tags = xcalloc(set.n + 1, sizeof *p->tags);
-	for (i = 0; i < set.n; i++)
-		p->tags[i] = (uint32_t)rec_hash_put(&r->tagdict, set.key[i],
-		    set.keylen[i], NULL);
-	rec_hash_free(&set);
+		if (tags[i] && *tags[i])
+			cap += tags_of(r, tags[i])->n;
+	p->tags = xcalloc(cap + 1, sizeof *p->tags);
+	/* the columns' tags in order, each once (a profile has a few) */
+	for (i = 0; i < r->tag_cols.n; i++) {
+		const struct tagset *ts;
+		if (!tags[i] || !*tags[i])
+			continue;
+		ts = tags_of(r, tags[i]);
+		for (j = 0; j < ts->n; j++) {
+			for (k = 0; k < p->ntags && p->tags[k] != ts->v[j]; k++)
+				;
+			if (k == p->ntags)
+				p->tags[p->ntags++] = ts->v[j];
+		}
+	}
 }
 
 static void

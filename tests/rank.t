@@ -65,6 +65,17 @@ test_ok '--like favours items like the seeds' \
 	 rec-rank -l s05 > out &&
 	 test "$(ids < out)" = "s06 s07 s08 " && grep -q "same creator as one you like" out &&
 	 close_to "$(score_of s06 < out)" 1.2 && close_to "$(score_of s07 < out)" 1.15'
+# two tag columns: a profile holds each folded tag once, whichever
+# column has it.  ta has {rock, pop} (Rock twice), tb {rock}, tc {jazz,
+# pop}; the user has tb.  Scaled: ta 0, tc 1; ta's affinity is half the
+# share of its tags the user has, 1 of 2: 0 + 0.3 * 0.5 * 1/2 = 0.075
+# (0.1 if rock counted twice)
+printf '%s\n' 'id,title,g1,g2,who' 'ta,A,Rock|Pop,rock,x' 'tb,B,Rock,,u' 'tc,C,Jazz,Pop,y' > two-tags.csv
+rec-import -d tt.db items -S g1='|' -S g2='|' -r g1=tags -r g2=tags -I who two-tags.csv || exit 1
+test_ok 'a tag in two columns counts once' \
+	'printf "%s\n" "{\"id\":\"ta\",\"score\":0}" "{\"id\":\"tc\",\"score\":1}" |
+	 rec-rank -d tt.db -u u > out && test "$(ids < out)" = "tc ta " &&
+	 close_to "$(score_of ta < out)" 0.075 && close_to "$(score_of tc < out)" 1'
 test_fail 'a user without history' 1 "user 'nobody' has no history" \
 	'rec-rank -u nobody < two.jsonl'
 # popularity: s08 10, s09 12 are the least known; by hand with -N 1
