@@ -1,8 +1,12 @@
 # pipelines/common.sh: what the pipelines share.  Sourced, not run.
 set -eu
 k=10
-REC_BIN=${REC_BIN:-$(cd "$(dirname "$0")/../build/bin" 2>/dev/null && pwd || true)}
-[ -n "$REC_BIN" ] && [ -x "$REC_BIN/rec-sql" ] && PATH=$REC_BIN:$PATH
+# the pipeline's directory, absolute, without a process (a batch run
+# pays for each one before its first record)
+case $0 in */*) rec_dir=${0%/*} ;; *) rec_dir=. ;; esac
+case $rec_dir in /*) ;; *) rec_dir=$PWD/$rec_dir ;; esac
+[ -n "${REC_BIN:-}" ] || REC_BIN=$rec_dir/../build/bin
+[ -x "$REC_BIN/rec-sql" ] && PATH=$REC_BIN:$PATH
 
 die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
 
@@ -32,16 +36,29 @@ facts() {
 	rec_facts=$(rec-sql -L "SELECT f FROM ($1 UNION ALL SELECT 2, 0,
 		'model=' || name FROM models) ORDER BY k, p" </dev/null 2>/dev/null) ||
 		rec_facts=$(rec-sql -L "SELECT f FROM ($1) ORDER BY k, p" </dev/null) || :
-	rec_facts=$(printf '%s\n' "$rec_facts" | tr '}' '\n' |
-		sed -n 's/.*"f":"\([^"]*\)".*/\1/p')
+	# the values of "f", a line each, by the shell alone
+	set -- "$rec_facts"
+	rec_facts=
+	while :; do
+		case $1 in *'"f":"'*) ;; *) break ;; esac
+		set -- "${1#*\"f\":\"}"
+		rec_facts=$rec_facts${rec_facts:+
+}${1%%\"*}
+	done
 }
 
 # role NAME: the first column with that role, or nothing
 role() {
 	facts
-	printf '%s\n' "$rec_facts" | while IFS= read -r f; do
-		case $f in "$1="*) printf '%s\n' "${f#*=}"; break ;; esac
-	done
+	set -- "$1" "
+$rec_facts
+"
+	case $2 in *"
+$1="*) ;; *) return 0 ;; esac
+	set -- "${2#*"
+$1="}"
+	printf '%s\n' "${1%%"
+"*}"
 }
 
 # has_model KIND / has_space: what the catalog has been given
