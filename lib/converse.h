@@ -122,6 +122,8 @@ struct rec_kb {
 	struct rec_hash creator;	/* folded name -> index in cname */
 	char **cname;			/* the catalog's spelling */
 	unsigned *ccount;		/* items of each */
+	unsigned char *cexact;		/* the key is the name's own, not
+					 * one made from it */
 	struct rec_hash title;		/* every form of a title -> tid */
 	char **tid;			/* its most popular item */
 	struct rec_hash coll;		/* folded collection names */

@@ -349,8 +349,17 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			    sizeof *kb->cname);
 			kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
 			    sizeof *kb->ccount);
+			kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
+			    sizeof *kb->cexact);
 			kb->cname[k] = xstrdup(v);
 			kb->ccount[k] = 0;
+			kb->cexact[k] = pass == 0;
+		} else if (pass == 0 && !kb->cexact[k]) {
+			/* the name itself over one made from another
+			 * ("Silo" over "S-Ilo" made "silo" by pass 3) */
+			free(kb->cname[k]);
+			kb->cname[k] = xstrdup(v);
+			kb->cexact[k] = 1;
 		}
 		kb->ccount[k] += count;
 	}
@@ -429,8 +438,11 @@ one_word_names(struct rec_kb *kb)
 		    sizeof *kb->cname);
 		kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
 		    sizeof *kb->ccount);
+		kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
+		    sizeof *kb->cexact);
 		kb->cname[i] = xstrdup(kb->cname[c]);
 		kb->ccount[i] = kb->ccount[c];
+		kb->cexact[i] = 0;
 	}
 	rec_hash_free(&w);
 }
@@ -603,6 +615,7 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->cname);
 	free(kb->ccount);
 	free(kb->tid);
+	free(kb->cexact);
 	rec_hash_free(&kb->creator);
 	rec_hash_free(&kb->title);
 	rec_hash_free(&kb->coll);

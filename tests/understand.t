@@ -219,4 +219,14 @@ test_ok 'occasions a title says: birthday, karaoke, lullabies search the titles 
 test_ok 'beside words of meaning, the catalog'"'"'s best known only tip the balance' \
 	'rec-plan -d tunes.db "music about quokkas" | grep -q -- "-W prior=0.2 "'
 
+# a name made from another ("S-Ilo" made "silo", as "R. Kelly" makes
+# "rkelly") never takes the place of the name itself, whichever comes
+# first in the catalog
+printf '%s\n' id,title,artist,genre 'x1,Jump,S-Ilo,pop' 'x2,Fall,S-Ilo,pop' 'x3,In the Moment,Silo,soul' > silo.csv
+rec-import -d silo.db items -i id -r title=title -r artist=creator -l genre silo.csv &&
+	rec-bm25 -d silo.db --index || exit 1
+test_ok 'a creator said as the catalog writes it links to that creator' \
+	'test "$(ids silo.db "songs by Silo")" = "x3 " &&
+	 intent silo.db "songs by Silo" | grep -q "^liked_creators:\[\"Silo\"\]"'
+
 done_testing
