@@ -66,6 +66,9 @@ struct rec_intent {
 	struct rec_strs tags, disliked_tags;	/* words for tag fields */
 	struct rec_strs need;	/* categories to keep to, each "a|b": any */
 	struct rec_strs prefer;	/* categories to prefer */
+	struct rec_strs kept;	/* categories of an earlier subject, kept
+				 * as a weak preference when the subject
+				 * changed without a word of change */
 	struct rec_strs concepts;	/* the lexicon's, in force */
 	struct rec_strs words;	/* other words of meaning, for the text
 				 * encoder; never for a title search */
@@ -81,6 +84,8 @@ struct rec_intent {
 					 * before the subject changed */
 	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
+	int fresh;		/* the message says it changes ("instead",
+				 * "something different"): this turn only */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;
 	int popular;		/* 1 popular, 2 the best, -1 not mainstream */

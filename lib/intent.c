@@ -135,7 +135,7 @@ static const struct {
 #define L(x) { #x, offsetof(struct rec_intent, x) }
 	L(liked_items), L(liked_creators), L(disliked_items),
 	L(disliked_creators), L(similar), L(seen), L(wanted), L(tags),
-	L(disliked_tags), L(need), L(prefer), L(concepts), L(words),
+	L(disliked_tags), L(need), L(prefer), L(kept), L(concepts), L(words),
 	L(themes), L(colls), L(shown), L(shown_keys), L(last), L(earlier_creators),
 	L(earlier_items),
 #undef L

@@ -775,6 +775,11 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		return;
 	}
 	cont = prev && more(&ws);
+	/* a word of change: the old subject's categories are not kept */
+	in->fresh = phrase(&ws, (const char *const[]){ "instead", "rather",
+	    "different", "change", "switch", "anymore", "any more",
+	    "en cambio", "en lugar", "mejor", "plutot", "a la place",
+	    "stattdessen", "lieber", "em vez", "ao inves", NULL }, 0) != 0;
 	if (phrase(&ws, (const char *const[]){ "any genre", "all genres",
 	    "any kind", "whatever genre", "every genre", "cualquier genero",
 	    "nimporte quel genre", NULL }, 1))

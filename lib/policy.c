@@ -27,6 +27,10 @@
 
 #include "converse.h"
 
+#ifndef KEPT_WEIGHT
+#define KEPT_WEIGHT 0.5
+#endif
+
 static void
 stage(struct rec_stage **v, size_t *n, ...)
 {
@@ -349,7 +353,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	size_t i;
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int named, theirs = 0, genre = 0, album = 0;
-	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0;
+	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
 
@@ -698,6 +702,19 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		else
 			prefer = 1;
 	}
+	/* the categories of an earlier subject: a weak preference */
+	for (i = 0; i < in->kept.n; i++) {
+		const char *g = rec_facet_split(in->kept.v[i], NULL);
+		if (rec_strs_has(&in->need, in->kept.v[i], 1))
+			continue;
+		rec_buf_reset(&b);
+		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
+		rec_buf_adds(&b, b.len ? " AND " : "");
+		rec_kb_cat_sql(kb, g, &b);
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "kept", "-k",
+		    "300", "-w", b.data, "-o", o.data, (char *)NULL);
+		kept = 1;
+	}
 	if (seedcats.len) {
 		rec_buf_reset(&b);
 		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
@@ -739,6 +756,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "prefer", 1.2);
 		if (audience)
 			weight(r, "audience", 0.6);
+		if (kept)
+			weight(r, "kept", KEPT_WEIGHT);
 		if (meaning)
 			weight(r, "meaning", sources > 1 ? 0.4 : 1);
 		if (wordtags)

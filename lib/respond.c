@@ -81,21 +81,36 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 		{ "prefer", "in the category you asked for" },
 		{ "seedcats", "in the categories of what you like" },
 		{ "audience", "for the audience you named" },
+		{ "kept", "keeps to what you asked for before" },
 		{ NULL, NULL }
 	};
+	const char *e = w + n, *p, *best = NULL;
 	size_t i, l;
 
 	if (n < 10 || strncmp(w, "ranked by ", 10))
 		return;
-	w += 10;
-	n -= 10;
-	for (i = 0; said[i].src; i++) {
-		l = strlen(said[i].src);
-		if (n > l && !strncmp(w, said[i].src, l) && w[l] == ' ') {
+	/* the streams in order ("prior #4, kept #2"): the first that says
+	 * more than that the item is well known, else that */
+	for (p = w + 10; p < e; ) {
+		const char *q = memchr(p, ',', (size_t)(e - p));
+		if (!q)
+			q = e;
+		for (i = 0; said[i].src; i++) {
+			l = strlen(said[i].src);
+			if ((size_t)(q - p) > l && !strncmp(p, said[i].src, l) &&
+			    p[l] == ' ')
+				break;
+		}
+		if (said[i].src && (!best || !strcmp(best, "prior")))
+			best = said[i].src;
+		for (p = q; p < e && (*p == ',' || *p == ' '); p++)
+			;
+	}
+	for (i = 0; best && said[i].src; i++)
+		if (!strcmp(said[i].src, best)) {
 			rec_buf_adds(b, said[i].say);
 			return;
 		}
-	}
 }
 
 static void

@@ -96,6 +96,38 @@ turned_down(const struct rec_intent *in, const char *v)
 	return rec_strs_has(&in->disliked_tags, rec_facet_split(v, NULL), 1);
 }
 
+/* The categories kept from an old subject (kept): when a new subject
+ * (a genre, items, creators) replaces one that had categories ("something
+ * Comedy", then "like Back to the Future"), what a good recommender
+ * does is look first among those, not forget them: they become a weak
+ * preference, and go on until the person changes the subject with a
+ * word of change ("instead", "something different"), turns them down,
+ * or makes a request of its own (with a mood, era or tempo of its own:
+ * drop is all).  A category the new subject keeps to is no preference. */
+static void
+keep_categories(struct rec_intent *in, const struct rec_intent *prev,
+    unsigned drop, int same_subject)
+{
+	const struct rec_strs *from[] = { &prev->kept, &prev->need };
+	size_t i, j;
+	int f;
+
+	if (in->fresh || in->popular == 3 || drop == ~0u)
+		return;
+	for (j = 0; j < 2; j++) {
+		/* the old need goes on as it is, unless it was dropped */
+		if (j == 1 && (same_subject || !(drop & (1u << REC_FACET_GENRE))))
+			break;
+		for (i = 0; i < from[j]->n; i++) {
+			const char *v = from[j]->v[i];
+			rec_facet_split(v, &f);
+			if (f == REC_FACET_GENRE && !turned_down(in, v) &&
+			    !rec_strs_has(&in->need, v, 1))
+				rec_strs_add(&in->kept, v);
+		}
+	}
+}
+
 /* The state carried into this turn (InteRecAgent's short-term profile):
  * what was shown and named stays; a facet the message sets replaces the
  * old one, the others go on; a new subject (items, creators, a genre)
@@ -157,6 +189,7 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 				break;
 			}
 	}
+	keep_categories(in, prev, drop, cont || !rec_intent_has_subject(in));
 	if (cont)
 		drop = 0;
 	if (in->popular == 3) {	/* "any genre" */

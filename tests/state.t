@@ -87,4 +87,22 @@ test_ok 'items liked before stay as weaker seeds when the subject changes' \
 	 state | grep -q "^earlier_items:\[\"10\"\]" &&
 	 tail -1 s.jsonl | grep -q "rec-cf -e -s earlier"'
 
+# the categories of an old subject stay as a weak preference when a new
+# subject replaces it: films.csv has six comedies; the first turn shows
+# two (4, 3), and after "like Alien" (horror, sci-fi) the other four
+# (9, 7, 11, 17) are in the list, for that reason
+test_ok 'a new subject keeps the old categories as a weak preference' \
+	'fresh && talk films.db "2 comedy movies" "something like Alien" > out &&
+	 state | grep -q "^kept:\[\"genre:comedy\"\]" && last | grep -q "rec-sql -a -s kept" &&
+	 test "$(ids_of 2 < out | grep -cx "9\|7\|11\|17")" = 4 &&
+	 sed -n 2p out | grep -q "\"id\":\"11\",[^}]*\"reason\":\"keeps to what you asked for before\""'
+test_ok 'they go on while the subject stays' \
+	'fresh && talk films.db "2 comedy movies" "something like Alien" "from the 1970s" > /dev/null &&
+	 state | grep -q "^kept:\[\"genre:comedy\"\]"'
+test_ok 'a word of change, or turning them down, drops them' \
+	'fresh && talk films.db "2 comedy movies" "something like Alien instead" > /dev/null &&
+	 state | grep -q "^kept:\[\]" && ! last | grep -q "\-s kept" &&
+	 fresh && talk films.db "2 comedy movies" "no comedy, something like Alien" > /dev/null &&
+	 state | grep -q "^kept:\[\]"'
+
 done_testing
