@@ -204,6 +204,10 @@ size_t rec_words_phrase(const struct rec_words *ws, size_t i,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
+/* whether word i is inside a title or creator of two words or more
+ * said with strong evidence ("like Slow Dance"): not a word of meaning */
+int rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i);
 /* adds concept c (an index of rec_concepts) in the catalog's terms, or
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,

@@ -302,6 +302,33 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	return n >= 3 && rare >= 2 && len >= 12 ? 2 : 0;
 }
 
+int
+rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i)
+{
+	struct rec_buf g = {0};
+	size_t n, s, content = 0, j;
+	int hit = 0;
+
+	for (j = 0; j < ws->n; j++)
+		content += !rec_lex_filler(ws->w[j]);
+	for (n = 8; n >= 2 && !hit; n--)
+		for (s = i + 1 >= n ? i + 1 - n : 0; s <= i && !hit; s++) {
+			if (!ngram(ws, s, n, &g))
+				continue;
+			if (rec_hash_get(&kb->title, g.data, g.len) !=
+			    (size_t)-1 && evidence(kb, ws, s, n, NAME_TITLE,
+			    content) == 2)
+				hit = 1;
+			else if (rec_hash_get(&kb->creator, g.data, g.len) !=
+			    (size_t)-1 && evidence(kb, ws, s, n, NAME_CREATOR,
+			    content) == 2)
+				hit = 1;
+		}
+	rec_buf_free(&g);
+	return hit;
+}
+
 /* whether the message asks for others than the names ("what else?",
  * "something similar") */
 static int
@@ -835,6 +862,19 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (!inside_name(ws, i, n))
 				fuzzy(kb, ws, i, n, content, in);
 	}
+	/* a tag value of three words or more said whole ("Gangsta Rap Rap
+	 * Party", a playlist): the catalog's own word for it, before the
+	 * lexicon reads its words one by one */
+	for (n = 8; n >= 3; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			if (!ngram(ws, i, n, &g) ||
+			    rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
+				continue;
+			before = in->need.n;
+			add_tag(kb, ws, i, in, g.data);
+			note_need(sp, &nsp, in, before, i, n);
+			mark(ws, i, n);
+		}
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;

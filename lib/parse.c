@@ -613,21 +613,41 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 	return hit;
 }
 
+/* the first word of list at no name said as one ("like Slow Dance":
+ * the name's), marked used; 1 when found */
+static int
+word_of_meaning(struct rec_kb *kb, struct rec_words *ws,
+    const char *const *list)
+{
+	size_t i, k;
+
+	for (i = 0; i < ws->n; i++)
+		for (k = 0; list[k]; k++)
+			if (!ws->used[i] && rec_words_phrase(ws, i, list[k]) &&
+			    !rec_link_name_at(kb, ws, i)) {
+				mark(ws, i, 1);
+				return 1;
+			}
+	return 0;
+}
+
 /* "slower", "faster": relative to what is being looked at */
 static int
 relative(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
+	static const char *const slow[] = { "slower", "slow", "lento",
+	    "lentas", "lent", "langsam", NULL }, *const fast[] = { "faster",
+	    "fast", "rapido", "rapidas", "rapide", "schnell", NULL };
 	int hit = 0;
 
-	if (phrase(ws, (const char *const[]){ "slower", "slow", "lento",
-	    "lentas", "lent", "langsam", NULL }, 1) && kb->has_tempo) {
+	/* the word is taken whether or not the catalog has a tempo */
+	if (word_of_meaning(kb, ws, slow) && kb->has_tempo) {
 		rec_intent_cons(in, "tempo", "<", 110, "slower",
 		    REC_FACET_TEMPO);
 		rec_intent_said(in, "%s", "slower");
 		hit = 1;
 	}
-	if (phrase(ws, (const char *const[]){ "faster", "fast", "rapido",
-	    "rapidas", "rapide", "schnell", NULL }, 1) && kb->has_tempo) {
+	if (word_of_meaning(kb, ws, fast) && kb->has_tempo) {
 		rec_intent_cons(in, "tempo", ">", 125, "faster",
 		    REC_FACET_TEMPO);
 		rec_intent_said(in, "%s", "faster");

@@ -86,8 +86,8 @@ test_fail 'a command without --' 2 "unexpected argument 'echo' \(a command comes
 # below ten rock songs of the 1990s, each played by two people (tt by
 # one): "something rock" shows five of them, "from the 1990s" keeps the
 # rock and shows the other five, "like Quiet Evening" (u1's history) is
-# a new subject, which drops the genre but keeps the era, and the only
-# song of the 1990s left is tt: turn 3.  u2's target x1 has no tag, year
+# a new subject, which keeps the era, and rock only as a preference;
+# the only song of the 1990s left is tt: turn 3.  u2's target x1 has no tag, year
 # or creator: the one hint is its history, and it is never found (6
 # turns).  So 1 of 2, (3 + 6) / 2.
 { echo "id,title,artist,genre,year"
@@ -107,6 +107,18 @@ test_ok '--simulate: found at turn 3 once the era holds, the other never' \
 	'rec-eval -q -J -d sim.db -s 2 -L sl > out &&
 	 test "$(cat out)" = "{\"simulated\":2,\"hit5\":0.5000,\"turns\":4.5000,\"found_at\":[0,0,1,0,0]}" &&
 	 test "$(sed "s/.*\"message\":\"\([^\"]*\)\".*\"found\":\([a-z]*\)}/\1 \2/" sl | tr "\n" /)" = "something rock false/from the 1990s false/like Quiet Evening true/like Morning Light false/"'
+# Two releases of one song: u1's target s2 is the less popular, and rec
+# shows a song once (s1, the other release): that counts, at turn 1
+{ echo "id,title,artist,genre,year,popularity"; echo "s1,Same Song,A Band,rock,2001,90"
+  echo "s2,Same Song,A Band,rock,2001,10"; echo "o1,Other Song,B Band,rock,2002,50"
+  echo "h1,Quiet Evening,Soft Duo,folk,2005,40"; } > sim2.csv
+printf 'user,item,time\nu1,h1,1\nu1,s2,2\n' > plays2.csv
+rec-import -d sim2.db items -r year=date -t year=integer -r popularity=popularity sim2.csv &&
+	rec-import -d sim2.db interactions -u user -i item -T time plays2.csv &&
+	rec-bm25 -d sim2.db --index || exit 1
+test_ok '--simulate: the same song on another release is the target' \
+	'rec-eval -q -J -d sim2.db -s 1 > out &&
+	 test "$(cat out)" = "{\"simulated\":1,\"hit5\":1.0000,\"turns\":1.0000,\"found_at\":[1,0,0,0,0]}"'
 test_fail '--simulate on a catalog without interactions' 1 'no user with two interactions or more to simulate' \
 	'rec-import -d bare.db items sim.csv && rec-eval -d bare.db -s 5'
 test_fail '--simulate with a benchmark too' 2 '--simulate takes no benchmark' 'rec-eval -d sim.db -s 2 b.jsonl'

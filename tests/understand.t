@@ -229,4 +229,24 @@ test_ok 'a creator said as the catalog writes it links to that creator' \
 	'test "$(ids silo.db "songs by Silo")" = "x3 " &&
 	 intent silo.db "songs by Silo" | grep -q "^liked_creators:\[\"Silo\"\]"'
 
+# a word of meaning inside a name said as one is the name's: "like Slow
+# Dance" is the song, not a slower tempo; "slow songs" is the tempo.  A
+# tag value of three words or more said whole ("Rap Party Anthems", a
+# playlist) is the catalog's own word, not "party" the concept (which
+# asks danceability above 0.7)
+printf '%s\n' id,title,artist,tempo,danceability,playlist 'm1,Slow Dance,Band M,128,0.6,Rap Party Anthems' \
+	'm2,Fast Car,Band N,100,0.8,Road Trip' 'm3,Third,Band O,90,0.5,Rap Party Anthems' > words.csv
+rec-import -d words.db items -i id -r title=title -r artist=creator -l playlist words.csv &&
+	rec-bm25 -d words.db --index || exit 1
+test_ok 'a title with a word of tempo in it, said after "like", is the title' \
+	'intent words.db "like Slow Dance" > out && grep -q "liked_items\":\[\"m1\"\]" out &&
+	 ! grep -q "tempo" out &&
+	 intent words.db "slow songs like Slow Dance" > out && grep -q "\"column\":\"tempo\"" out &&
+	 grep -q "^op:\"<\"" out && grep -q "liked_items\":\[\"m1\"\]" out &&
+	 intent words.db "slow songs" | grep -q "\"column\":\"tempo\""'
+test_ok 'a tag value of three words said whole is the tag, not its words one by one' \
+	'intent words.db "something Rap Party Anthems" > out && grep -q "rap party anthems" out &&
+	 ! grep -q danceability out && grep -q "^concepts:\[\]" out &&
+	 intent words.db "rap for a party" | grep -q "\"column\":\"danceability\""'
+
 done_testing
