@@ -140,6 +140,12 @@ title_forms(struct rec_kb *kb, const char *t, const char *id)
 	if (p && (size_t)(p - t) < head)
 		head = (size_t)(p - t);
 	article_forms(kb, t, head, id);
+	/* a series' name before the colon, of two words or more ("Star
+	 * Wars: Episode IV - A New Hope"): the series' best known goes by
+	 * it */
+	p = memchr(t, ':', head);
+	if (p && p > t && memchr(t, ' ', (size_t)(p - t)))
+		article_forms(kb, t, (size_t)(p - t), id);
 	/* bracketed alternative titles, not years */
 	for (p = t; (open = strchr(p, '(')); p = open + 1) {
 		const char *close = strchr(open, ')');
@@ -385,11 +391,13 @@ leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
 	free(name);
 }
 
-/* A creator called by one word of a name of several ("kanye",
- * "oakenfold"): the first or last word of one creator's name alone, of
- * four letters or more (the linker asks a capital or a cue of a word
- * under five), with at least three items, where no name is
- * that word.  The linker still asks a rare word of it. */
+/* A creator called by one word of their name ("kanye", "oakenfold",
+ * "bach"): the first or last word of one creator's name alone, the
+ * first only of a name of two words (a person's first name: nobody
+ * says "taking" for Taking Back Sunday), of four letters or more (the
+ * linker asks a capital or a cue of a word under five), with at least
+ * three items, where no name is that word.  The linker still asks a
+ * rare word of it. */
 static void
 one_word_names(struct rec_kb *kb)
 {
@@ -423,6 +431,10 @@ one_word_names(struct rec_kb *kb)
 				v[0] = 1;
 				v[1] = i + 1;
 			}
+			/* the first word of a longer name is no alias */
+			if (!e && memchr(sp + 1, ' ', len - (size_t)(sp + 1 -
+			    key)))
+				v[0] = 2;
 		}
 	}
 	for (k = 0; k < w.n; k++) {

@@ -778,6 +778,31 @@ more(struct rec_words *ws)
 	return 0;
 }
 
+/* "Hi wizard", "hey dj, ...": the one word after a greeting that opens
+ * the message, ending its clause or followed by "I", is whom the person
+ * addresses, not what they ask for (unless the two words are a name:
+ * "Hey Jude") */
+static void
+address(struct rec_kb *kb, struct rec_words *ws)
+{
+	static const char *const greet[] = { "hi", "hey", "hello", "hiya",
+	    "howdy", "yo", "greetings", "dear", "hola", "bonjour", "salut",
+	    "hallo", "ola", "oi", NULL };
+	static const char *const next[] = { "i", "im", "can", "could",
+	    "would", "please", "pls", "how", "what", "lets", NULL };
+	struct rec_buf g = {0};
+
+	if (ws->n < 2 || !in_list(greet, ws->w[0]) || ws->used[1] ||
+	    ws->clause[1] != ws->clause[0] || (ws->n > 2 && ws->clause[2] ==
+	    ws->clause[1] && !in_list(next, ws->w[2])))
+		return;
+	rec_buf_printf(&g, "%s %s", ws->w[0], ws->w[1]);
+	if (rec_hash_get(&kb->title, g.data, g.len) == (size_t)-1 &&
+	    rec_hash_get(&kb->creator, g.data, g.len) == (size_t)-1)
+		mark(ws, 1, 1);
+	rec_buf_free(&g);
+}
+
 void
 rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
@@ -805,6 +830,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    "nimporte quel genre", NULL }, 1))
 		in->popular = 3;
 	reaction(&ws);
+	address(kb, &ws);
 	tastes(&ws, in);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */

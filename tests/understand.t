@@ -249,4 +249,32 @@ test_ok 'a tag value of three words said whole is the tag, not its words one by 
 	 ! grep -q danceability out && grep -q "^concepts:\[\]" out &&
 	 intent words.db "rap for a party" | grep -q "\"column\":\"danceability\""'
 
+# whom the person greets is not what they ask for ("Hi wizard", with a
+# song called Wizard), but a greeting that is a title is the title; one
+# word of a creator's name alone is theirs only for a name of two words
+# (a person's: "oakenfold"), never a word of a band's ("taking")
+{ echo id,title,artist
+  for i in 1 2 3; do echo "tb$i,Song $i,Taking Back Sunday"; echo "po$i,Track $i,Paul Oakenfold"; done
+  echo "wz,Wizard,Band W"; echo "hj,Hey Jude,The Beatles"; } > names.csv
+rec-import -d names.db items -i id -r title=title -r artist=creator names.csv &&
+	rec-bm25 -d names.db --index || exit 1
+test_ok 'the word after a greeting is whom the person addresses' \
+	'intent names.db "Hi wizard" > out && ! grep -q "\"wz\"" out &&
+	 intent names.db "Hi wizard, I would like to create a playlist" | grep -q "^wanted:\[\]" &&
+	 intent names.db "hey jude" | grep -q "^wanted:\[\"hj\"\]"'
+test_ok 'one word of a name of two is the person; of a band name it is a word' \
+	'intent names.db "a playlist for a road trip I am taking" > out &&
+	 grep -q "^liked_creators:\[\]" out &&
+	 intent names.db "songs by oakenfold" | grep -q "^liked_creators:\[\"Paul Oakenfold\"\]"'
+
+# a series' name before a colon is a form of its best known title;
+# a single word before one is not ("Alien: Covenant" is no "alien")
+printf '%s\n' 'id,title,popularity' 'sw5,"Star Wars: Episode V - The Empire Strikes Back (1980)",80' \
+	'sw4,"Star Wars: Episode IV - A New Hope (1977)",90' 'ac,"Alien: Covenant (2017)",50' > series.csv
+rec-import -d series.db items -i id -r title=title -r popularity=popularity series.csv &&
+	rec-bm25 -d series.db --index || exit 1
+test_ok 'a series named before a colon links its best known' \
+	'intent series.db "I love Star Wars" | grep -q "liked_items\":\[\"sw4\"\]" &&
+	 ! intent series.db "I love alien stuff" | grep -q "\"ac\""'
+
 done_testing
