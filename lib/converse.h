@@ -200,6 +200,9 @@ void rec_words_free(struct rec_words *ws);
 /* how many words the phrase ("a b") has at i, unused, or 0 */
 size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);
+/* whether word i's clause holds one of the phrases (used or not) */
+int rec_words_clause_has(const struct rec_words *ws, size_t i,
+    const char *const *ph);
 /* Links the unused words of ws to the catalog: names (creators, titles,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
@@ -208,6 +211,9 @@ void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
  * said with strong evidence ("like Slow Dance"): not a word of meaning */
 int rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
     size_t i);
+/* concept.c: the concept whose words are at i, the longest phrase first
+ * (its index, and *n its words), or -1 */
+long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);
 /* adds concept c (an index of rec_concepts) in the catalog's terms, or
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,

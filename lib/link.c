@@ -22,27 +22,6 @@ at(const struct rec_words *ws, size_t i, const char *w)
 	return i < ws->n && !strcmp(ws->w[i], w);
 }
 
-/* the words of phrase ph ("a b c") at i: how many, or 0 */
-size_t
-rec_words_phrase(const struct rec_words *ws, size_t i, const char *ph)
-{
-	size_t n = 0, len;
-	const char *p = ph;
-
-	while (*p) {
-		len = strcspn(p, " ");
-		if (i + n >= ws->n || ws->used[i + n] || strlen(ws->w[i + n]) !=
-		    len || strncmp(ws->w[i + n], p, len) || (n && ws->clause[i +
-		    n] != ws->clause[i]))
-			return 0;
-		n++;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return n;
-}
-
 /* words [i, i + n) joined into g; 0 if a rule used one, or they cross a
  * clause */
 static int
@@ -487,99 +466,6 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	rec_buf_free(&b);
 }
 
-/* the lexicon's concept c, grounded in the catalog (kb->ground[c]) */
-void
-rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
-    const char *said)
-{
-	const struct rec_concept *x = &rec_concepts[c];
-	const struct rec_ground *g = &kb->ground[c];
-	const char *fn = rec_facet_name(x->facet);
-	struct rec_buf b = {0};
-	size_t i;
-
-	if (neg) {
-		/* "no edm": what was said, if the catalog uses the word;
-		 * else what the concept means here */
-		if (said && rec_kb_tag_known(kb, said))
-			rec_strs_add(&in->disliked_tags, said);
-		else
-			for (i = 0; i < g->tags.n; i++)
-				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
-		rec_buf_printf(&b, "not:%s", x->name);
-		rec_strs_add(&in->concepts, b.data);
-		rec_intent_said(in, "no %s", said ? said : x->name);
-		rec_buf_free(&b);
-		return;
-	}
-	if (rec_strs_has(&in->concepts, x->name, 0))
-		return;
-	rec_strs_add(&in->concepts, x->name);
-	/* who it is for guides the choice where the catalog's categories
-	 * say it (children's films); it is not the topic.  Where only tags
-	 * say it ("kids songs"), they are the topic. */
-	for (i = 0; (x->facet != REC_FACET_AUDIENCE || (!g->prefer &&
-	    !g->need)) && i < g->tags.n; i++) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
-		rec_strs_add(&in->tags, b.data);
-	}
-	/* a theme a title may carry, in the words the person used
-	 * ("christmas", "dance party") */
-	if (x->title)
-		rec_strs_add(&in->themes, said ? said : x->name);
-	if (g->need) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, "%s:%s", fn, g->need);
-		rec_strs_add(&in->need, b.data);
-	}
-	if (g->prefer) {
-		rec_buf_reset(&b);
-		rec_buf_printf(&b, "%s:%s", fn, g->prefer);
-		rec_strs_add(&in->prefer, b.data);
-	}
-	for (i = 0; i < 3; i++)
-		if (g->num[i]) {
-			const char *col = x->num[i].col;
-			if (!strcmp(col, "year") && kb->c_year)
-				col = kb->c_year;
-			rec_intent_cons(in, col, x->num[i].op, x->num[i].v,
-			    x->name, x->facet);
-		}
-	rec_intent_said(in, "%s", x->name);
-	rec_buf_free(&b);
-}
-
-/* the concepts whose words are at i, the longest phrase first: the
- * concept's index, and *n the words */
-static long
-concept_at(const struct rec_words *ws, size_t i, size_t *n)
-{
-	size_t c, best = 0;
-	long found = -1;
-
-	for (c = 0; rec_concepts[c].name; c++) {
-		const char *p = rec_concepts[c].words;
-		struct rec_buf ph = {0};
-		while (*p) {
-			size_t len = strcspn(p, "|"), k;
-			rec_buf_reset(&ph);
-			rec_buf_add(&ph, p, len);
-			k = rec_words_phrase(ws, i, ph.data);
-			if (k > best) {
-				best = k;
-				found = (long)c;
-			}
-			p += len;
-			if (*p)
-				p++;
-		}
-		rec_buf_free(&ph);
-	}
-	*n = best;
-	return found;
-}
-
 static void
 mark(struct rec_words *ws, size_t i, size_t n)
 {
@@ -880,7 +766,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		long c;
 		if (ws->used[i])
 			continue;
-		if ((c = concept_at(ws, i, &n)) < 0)
+		if ((c = rec_concept_at(ws, i, &n)) < 0)
 			continue;
 		ngram(ws, i, n, &g);
 		before = in->need.n;

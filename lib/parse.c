@@ -149,6 +149,31 @@ era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
 	return 0;
 }
 
+/* the words of an era said loosely ("recent", "older") */
+static int
+era_word(const char *w)
+{
+	static const char *const l[] = { "recent", "latest", "newest", "fresh",
+	    "newer", "recientes", "reciente", "recents", "recentes", "aktuelle",
+	    "neue", "older", "old", NULL };
+	size_t k;
+
+	for (k = 0; l[k]; k++)
+		if (!strcmp(l[k], w))
+			return 1;
+	return 0;
+}
+
+/* the person's own viewing or listening, and indifference: an era word
+ * in such a clause asks for nothing */
+static const char *const own[] = { "i watched", "i saw", "ive seen",
+	"i have seen", "i had seen", "i went to see", "i heard", "ive heard",
+	"i listened", "ive watched", "i have watched", "we watched", "we saw",
+	"i went to", NULL };
+static const char *const indifferent[] = { "dont mind", "do not mind",
+	"doesnt matter", "does not matter", "dont care", "do not care",
+	"no matter", NULL };
+
 /* how many, eras and numbers */
 static void
 numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
@@ -246,6 +271,14 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				mark(ws, p, i - p + 1);
 				continue;
 			}
+		}
+		/* "recent", "older" of what the person did ("the most recent
+		 * movie I watched") or does not mind ("I don't mind if it's
+		 * older"): no era asked for */
+		if (era_word(w) && (rec_words_clause_has(ws, i, own) ||
+		    rec_words_clause_has(ws, i, indifferent))) {
+			ws->used[i] = 1;
+			continue;
 		}
 		/* recent, new; the last five years */
 		if ((!strcmp(w, "recent") || !strcmp(w, "latest") ||
@@ -831,6 +864,11 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		in->popular = 3;
 	reaction(&ws);
 	address(kb, &ws);
+	/* when something happened ("saw it last night") is no mood */
+	while (phrase(&ws, (const char *const[]){ "last night", "other night",
+	    "last week", "last weekend", "anoche", "hier soir", "gestern abend",
+	    "ontem a noite", NULL }, 1))
+		;
 	tastes(&ws, in);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */

@@ -181,3 +181,46 @@ rec_words_free(struct rec_words *ws)
 	free(ws->clause);
 	memset(ws, 0, sizeof *ws);
 }
+
+/* the words of phrase ph ("a b c") at i: how many, or 0; with any,
+ * whether used or not and across clauses */
+static size_t
+phrase_at(const struct rec_words *ws, size_t i, const char *ph, int any)
+{
+	size_t n = 0, len;
+	const char *p = ph;
+
+	while (*p) {
+		len = strcspn(p, " ");
+		if (i + n >= ws->n || (!any && ws->used[i + n]) ||
+		    strlen(ws->w[i + n]) != len || strncmp(ws->w[i + n], p,
+		    len) || (!any && n && ws->clause[i + n] != ws->clause[i]))
+			return 0;
+		n++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+size_t
+rec_words_phrase(const struct rec_words *ws, size_t i, const char *ph)
+{
+	return phrase_at(ws, i, ph, 0);
+}
+
+/* whether word i's clause holds one of the phrases */
+int
+rec_words_clause_has(const struct rec_words *ws, size_t i,
+    const char *const *ph)
+{
+	size_t j, k;
+
+	for (j = 0; j < ws->n; j++)
+		if (ws->clause[j] == ws->clause[i])
+			for (k = 0; ph[k]; k++)
+				if (phrase_at(ws, j, ph[k], 1))
+					return 1;
+	return 0;
+}

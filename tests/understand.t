@@ -277,4 +277,15 @@ test_ok 'a series named before a colon links its best known' \
 	'intent series.db "I love Star Wars" | grep -q "liked_items\":\[\"sw4\"\]" &&
 	 ! intent series.db "I love alien stuff" | grep -q "\"ac\""'
 
+# an era word of what the person did, or does not mind, asks for no
+# era; when something happened ("last night") is no mood
+test_ok '"the most recent movie I watched", "I do not mind older": no era' \
+	'! f "the most recent movie I watched was Alien" | grep -q "\"column\":\"year\"" &&
+	 ! f "I dont mind if its older" | grep -q "\"column\":\"year\"" &&
+	 f "recent comedies" | grep -q "\"column\":\"year\"" &&
+	 f "older comedies" | grep -q "\"column\":\"year\""'
+test_ok '"saw it last night" is no mood' \
+	'f "saw it last night, it was good" | grep -q "^concepts:\[\]" &&
+	 f "movies for a night in" | grep -q "^concepts:\[\"night"'
+
 done_testing

@@ -1,0 +1,101 @@
+/*
+ * concept.c: the lexicon's concepts in a message and in the catalog's
+ * terms: where a concept's words are, and what it adds to the intent
+ * (its tags, the categories to keep to or prefer, its audio features).
+ */
+#include <string.h>
+
+#include "converse.h"
+
+/* the lexicon's concept c, grounded in the catalog (kb->ground[c]) */
+void
+rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
+    const char *said)
+{
+	const struct rec_concept *x = &rec_concepts[c];
+	const struct rec_ground *g = &kb->ground[c];
+	const char *fn = rec_facet_name(x->facet);
+	struct rec_buf b = {0};
+	size_t i;
+
+	if (neg) {
+		/* "no edm": what was said, if the catalog uses the word;
+		 * else what the concept means here */
+		if (said && rec_kb_tag_known(kb, said))
+			rec_strs_add(&in->disliked_tags, said);
+		else
+			for (i = 0; i < g->tags.n; i++)
+				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
+		rec_buf_printf(&b, "not:%s", x->name);
+		rec_strs_add(&in->concepts, b.data);
+		rec_intent_said(in, "no %s", said ? said : x->name);
+		rec_buf_free(&b);
+		return;
+	}
+	if (rec_strs_has(&in->concepts, x->name, 0))
+		return;
+	rec_strs_add(&in->concepts, x->name);
+	/* who it is for guides the choice where the catalog's categories
+	 * say it (children's films); it is not the topic.  Where only tags
+	 * say it ("kids songs"), they are the topic. */
+	for (i = 0; (x->facet != REC_FACET_AUDIENCE || (!g->prefer &&
+	    !g->need)) && i < g->tags.n; i++) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->tags.v[i]);
+		rec_strs_add(&in->tags, b.data);
+	}
+	/* a theme a title may carry, in the words the person used
+	 * ("christmas", "dance party") */
+	if (x->title)
+		rec_strs_add(&in->themes, said ? said : x->name);
+	if (g->need) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->need);
+		rec_strs_add(&in->need, b.data);
+	}
+	if (g->prefer) {
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", fn, g->prefer);
+		rec_strs_add(&in->prefer, b.data);
+	}
+	for (i = 0; i < 3; i++)
+		if (g->num[i]) {
+			const char *col = x->num[i].col;
+			if (!strcmp(col, "year") && kb->c_year)
+				col = kb->c_year;
+			rec_intent_cons(in, col, x->num[i].op, x->num[i].v,
+			    x->name, x->facet);
+		}
+	rec_intent_said(in, "%s", x->name);
+	rec_buf_free(&b);
+}
+
+/* the concepts whose words are at i, the longest phrase first: the
+ * concept's index, and *n the words */
+long
+rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
+{
+	size_t c, best = 0;
+	long found = -1;
+
+	for (c = 0; rec_concepts[c].name; c++) {
+		const char *p = rec_concepts[c].words;
+		struct rec_buf ph = {0};
+		while (*p) {
+			size_t len = strcspn(p, "|"), k;
+			rec_buf_reset(&ph);
+			rec_buf_add(&ph, p, len);
+			k = rec_words_phrase(ws, i, ph.data);
+			if (k > best) {
+				best = k;
+				found = (long)c;
+			}
+			p += len;
+			if (*p)
+				p++;
+		}
+		rec_buf_free(&ph);
+	}
+	*n = best;
+	return found;
+}
