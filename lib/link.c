@@ -553,19 +553,40 @@ join_alternatives(const struct rec_words *ws, struct rec_intent *in,
 		}
 	for (k = 1; k < nsp; k++) {
 		struct rec_buf b = {0};
-		const char *prev = in->need.v[sp[k - 1].need];
-		const char *cur = in->need.v[sp[k].need];
-		rec_facet_split(prev, &f0);
+		const char *prev, *cur = in->need.v[sp[k].need];
+		size_t p;
 		rec_facet_split(cur, &f1);
-		if ((sp[k].a == sp[k - 1].b + 1 && ws->clause[sp[k].a] ==
-		    ws->clause[sp[k - 1].b]) || f0 != REC_FACET_GENRE ||
-		    f1 != REC_FACET_GENRE || !*prev || !*cur)
+		if (f1 != REC_FACET_GENRE || !*cur)
+			continue;
+		/* the genre named before, past other words of meaning
+		 * ("drama movies and romantic comedies") */
+		for (p = k; p > 0; p--) {
+			rec_facet_split(in->need.v[sp[p - 1].need], &f0);
+			if (f0 == REC_FACET_GENRE && *in->need.v[sp[p - 1].need])
+				break;
+		}
+		if (!p--)
+			continue;
+		prev = in->need.v[sp[p].need];
+		/* named together: each next to the one before */
+		for (j = p + 1; j <= k && sp[j].a == sp[j - 1].b + 1 &&
+		    ws->clause[sp[j].a] == ws->clause[sp[j - 1].b]; j++)
+			;
+		if (j > k)
 			continue;
 		rec_buf_printf(&b, "%s|%s", prev, rec_facet_split(cur, NULL));
-		free(in->need.v[sp[k - 1].need]);
-		in->need.v[sp[k - 1].need] = xstrdup("");
+		free(in->need.v[sp[p].need]);
+		in->need.v[sp[p].need] = xstrdup("");
 		free(in->need.v[sp[k].need]);
 		in->need.v[sp[k].need] = b.data;
+		/* what was named with one of the alternatives ("romantic"
+		 * comedies) holds for it alone: a preference */
+		for (j = p + 1; j < k; j++)
+			if (*in->need.v[sp[j].need]) {
+				rec_strs_add(&in->prefer, in->need.v[sp[j].need]);
+				free(in->need.v[sp[j].need]);
+				in->need.v[sp[j].need] = xstrdup("");
+			}
 	}
 	/* the emptied entries go */
 	for (k = j = 0; k < in->need.n; k++)

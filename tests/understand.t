@@ -288,4 +288,11 @@ test_ok '"saw it last night" is no mood' \
 	'f "saw it last night, it was good" | grep -q "^concepts:\[\]" &&
 	 f "movies for a night in" | grep -q "^concepts:\[\"night"'
 
+# genres named apart are alternatives even past a word of meaning said
+# with one of them, which then holds for that one alone: a preference
+test_ok '"drama movies and romantic comedies": drama or comedy, romance preferred' \
+	'f "I enjoy drama movies and romantic comedies" > out &&
+	 grep -q "^need:\[\"genre:drama|comedy\"\]" out && grep -q "^prefer:\[\"mood:romance\"\]" out &&
+	 f "sci-fi romantic comedies" | grep -q "^need:\[\"genre:sci-fi\",\"mood:romance\",\"genre:comedy\"\]"'
+
 done_testing
