@@ -273,10 +273,12 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			}
 		}
 		/* "recent", "older" of what the person did ("the most recent
-		 * movie I watched") or does not mind ("I don't mind if it's
-		 * older"): no era asked for */
+		 * movie I watched", "my recent favorite") or does not mind
+		 * ("I don't mind if it's older"): no era asked for */
 		if (era_word(w) && (rec_words_clause_has(ws, i, own) ||
-		    rec_words_clause_has(ws, i, indifferent))) {
+		    rec_words_clause_has(ws, i, indifferent) || (i > 0 &&
+		    at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2, "my") &&
+		    at(ws, i - 1, "most")))) {
 			ws->used[i] = 1;
 			continue;
 		}

@@ -282,6 +282,7 @@ test_ok 'a series named before a colon links its best known' \
 test_ok '"the most recent movie I watched", "I do not mind older": no era' \
 	'! f "the most recent movie I watched was Alien" | grep -q "\"column\":\"year\"" &&
 	 ! f "I dont mind if its older" | grep -q "\"column\":\"year\"" &&
+	 ! f "my recent favorite is Alien" | grep -q "\"column\":\"year\"" &&
 	 f "recent comedies" | grep -q "\"column\":\"year\"" &&
 	 f "older comedies" | grep -q "\"column\":\"year\""'
 test_ok '"saw it last night" is no mood' \
