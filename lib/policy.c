@@ -27,9 +27,6 @@
 
 #include "converse.h"
 
-#ifndef KEPT_WEIGHT
-#define KEPT_WEIGHT 0.5
-#endif
 
 static void
 stage(struct rec_stage **v, size_t *n, ...)
@@ -757,7 +754,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (audience)
 			weight(r, "audience", 0.6);
 		if (kept)
-			weight(r, "kept", KEPT_WEIGHT);
+			weight(r, "kept", 0.5);
 		if (meaning)
 			weight(r, "meaning", sources > 1 ? 0.4 : 1);
 		if (wordtags)

@@ -96,6 +96,8 @@ turned_down(const struct rec_intent *in, const char *v)
 	return rec_strs_has(&in->disliked_tags, rec_facet_split(v, NULL), 1);
 }
 
+#define KEPT_MAX 3
+
 /* The categories kept from an old subject (kept): when a new subject
  * (a genre, items, creators) replaces one that had categories ("something
  * Comedy", then "like Back to the Future"), what a good recommender
@@ -125,6 +127,15 @@ keep_categories(struct rec_intent *in, const struct rec_intent *prev,
 			    !rec_strs_has(&in->need, v, 1))
 				rec_strs_add(&in->kept, v);
 		}
+	}
+	/* the three named last: a long conversation's old subjects fade */
+	if (in->kept.n > KEPT_MAX) {
+		size_t old = in->kept.n - KEPT_MAX;
+		for (i = 0; i < old; i++)
+			free(in->kept.v[i]);
+		memmove(in->kept.v, in->kept.v + old, KEPT_MAX *
+		    sizeof *in->kept.v);
+		in->kept.n = KEPT_MAX;
 	}
 }
 

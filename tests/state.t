@@ -105,4 +105,9 @@ test_ok 'a word of change, or turning them down, drops them' \
 	 fresh && talk films.db "2 comedy movies" "no comedy, something like Alien" > /dev/null &&
 	 state | grep -q "^kept:\[\]"'
 
+test_ok 'the three kept last go on: old subjects fade' \
+	'fresh && talk films.db "some comedy movies" "some horror movies" "some drama movies" \
+	 "some war movies" "something like Alien" > /dev/null &&
+	 state | grep -q "^kept:\[\"genre:horror\",\"genre:drama\",\"genre:war\"\]"'
+
 done_testing
