@@ -239,9 +239,6 @@ write_group(struct many *x, const char *user, const struct rec_cf_seeds *seeds,
 struct share {
 	struct many *x;
 	struct rec_cf_scorer *sc;
-	struct rec_cf_scorer *scs[MAXTHREADS];	/* item-item: one a thread */
-	size_t nthreads;
-	size_t *nhits;			/* per user of the block */
 	size_t from, to;
 };
 

@@ -476,6 +476,20 @@ rec_text_columns(sqlite3 *db, char ***names)
 	return n;
 }
 
+size_t
+rec_catalog_nitems(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	size_t n;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &st,
+	    NULL) || sqlite3_step(st) != SQLITE_ROW)
+		rec_sqlite_die(db, "items");
+	n = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* ---- popularity shares ---- */
 
 static int
@@ -512,15 +526,10 @@ rec_popshares_open(struct rec_popshares *p, sqlite3 *db)
 	int exact = 1;
 
 	memset(p, 0, sizeof *p);
-	p->db = db;
 	p->pct.vsize = sizeof(double);
 	if (!(p->col = rec_catalog_role(db, "popularity")))
 		return -1;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &st,
-	    NULL) || sqlite3_step(st) != SQLITE_ROW)
-		rec_sqlite_die(db, "popularity");
-	p->nitems = (double)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	p->nitems = (double)rec_catalog_nitems(db);
 	rec_buf_printf(&sql, "SELECT id, \"%s\" FROM items", p->col);
 	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL))
 		rec_sqlite_die(db, "popularity");

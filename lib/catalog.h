@@ -129,6 +129,8 @@ int rec_catalog_vector(sqlite3 *db, const char *space, const char *id,
     size_t idlen, float *out, int dim);
 /* the column with this role (the first one), or NULL; caller frees */
 char *rec_catalog_role(sqlite3 *db, const char *role);
+/* how many items the catalog has */
+size_t rec_catalog_nitems(sqlite3 *db);
 
 /* The share of the catalog less popular than an item: what "SELECT
  * count(*) FROM items WHERE pop < value" over the count of items says,
@@ -137,7 +139,6 @@ char *rec_catalog_role(sqlite3 *db, const char *role);
  * (the shares then come from its sorted values), and else asks item by
  * item; it returns -1 when the catalog has no popularity column. */
 struct rec_popshares {
-	sqlite3 *db;
 	char *col;
 	double nitems;
 	struct rec_hash pct;	/* id -> double: the items known */

@@ -131,7 +131,7 @@ static void
 profile_make(struct rec_ranker *r, struct profile *p, const char *creator,
     const char *const *tags)
 {
-	size_t i, j, k, cap = 0;
+	size_t i, j, k;
 
 	memset(p, 0, sizeof *p);
 	p->creator = -1;
@@ -143,16 +143,15 @@ profile_make(struct rec_ranker *r, struct profile *p, const char *creator,
 			    n.data, n.len, NULL);
 		rec_buf_free(&n);
 	}
-	for (i = 0; i < r->tag_cols.n; i++)
-		if (tags[i] && *tags[i])
-			cap += tags_of(r, tags[i])->n;
-	p->tags = xcalloc(cap + 1, sizeof *p->tags);
+	p->tags = xcalloc(1, sizeof *p->tags);
 	/* the columns' tags in order, each once (a profile has a few) */
 	for (i = 0; i < r->tag_cols.n; i++) {
 		const struct tagset *ts;
 		if (!tags[i] || !*tags[i])
 			continue;
 		ts = tags_of(r, tags[i]);
+		p->tags = xrealloc(p->tags, (p->ntags + ts->n + 1) *
+		    sizeof *p->tags);
 		for (j = 0; j < ts->n; j++) {
 			for (k = 0; k < p->ntags && p->tags[k] != ts->v[j]; k++)
 				;
@@ -230,20 +229,6 @@ rec_ranker_profile_free(struct profile *p)
 	free(p->tags);
 }
 
-/* the count of the catalog's items */
-static size_t
-catalog_items(struct rec_ranker *r)
-{
-	sqlite3_stmt *st;
-	size_t n = 0;
-
-	if (sqlite3_prepare_v2(r->db, "SELECT count(*) FROM items", -1, &st,
-	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = (size_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 /* the profile of item k, read once; borrowed until the next call */
 static const struct profile *
 profile_of(struct rec_ranker *r, size_t k)
@@ -251,7 +236,7 @@ profile_of(struct rec_ranker *r, size_t k)
 	if (!(item_at(r, k)->has & HAS_PROFILE)) {
 		struct profile p;
 		if (++r->nprofiles == ONE_BY_ONE && (r->creator_col ||
-		    r->tag_cols.n) && catalog_items(r) <= 10 * ONE_BY_ONE) {
+		    r->tag_cols.n) && rec_catalog_nitems(r->db) <= 10 * ONE_BY_ONE) {
 			profiles_all(r);
 			if (item_at(r, k)->has & HAS_PROFILE)
 				return &item_at(r, k)->prof;
