@@ -27,7 +27,6 @@
 
 #include "converse.h"
 
-
 static void
 stage(struct rec_stage **v, size_t *n, ...)
 {
@@ -258,6 +257,22 @@ names_sql(struct rec_kb *kb, const struct rec_strs *names, struct rec_buf *b)
 		rec_buf_sql(b, names->v[i]);
 	}
 	rec_buf_addc(b, ')');
+}
+
+/* A stream src of the best known (order o) of the categories cats
+ * ("a|b": any of them) within the conditions cond */
+static void
+cats_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
+    const struct rec_buf *cond, const char *cats, const char *o)
+{
+	struct rec_buf w = {0};
+
+	rec_buf_add(&w, cond->data ? cond->data : "", cond->len);
+	rec_buf_adds(&w, w.len ? " AND " : "");
+	rec_kb_cat_sql(kb, cats, &w);
+	stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", src, "-k", "300",
+	    "-w", w.data, "-o", o, (char *)NULL);
+	rec_buf_free(&w);
 }
 
 /* A stream of the items of the creators named, the names taken in
@@ -686,40 +701,23 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->prefer.n; i++) {
 		int f;
 		const char *g = rec_facet_split(in->prefer.v[i], &f);
-		rec_buf_reset(&b);
-		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
-		rec_buf_adds(&b, b.len ? " AND " : "");
-		rec_kb_cat_sql(kb, g, &b);
 		/* who it is for guides; a mood or a genre leads */
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", f ==
-		    REC_FACET_AUDIENCE ? "audience" : "prefer", "-k", "300", "-w",
-		    b.data, "-o", o.data, (char *)NULL);
+		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" :
+		    "prefer", &cond, g, o.data);
 		if (f == REC_FACET_AUDIENCE)
 			audience = 1;
 		else
 			prefer = 1;
 	}
 	/* the categories of an earlier subject: a weak preference */
-	for (i = 0; i < in->kept.n; i++) {
-		const char *g = rec_facet_split(in->kept.v[i], NULL);
-		if (rec_strs_has(&in->need, in->kept.v[i], 1))
-			continue;
-		rec_buf_reset(&b);
-		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
-		rec_buf_adds(&b, b.len ? " AND " : "");
-		rec_kb_cat_sql(kb, g, &b);
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "kept", "-k",
-		    "300", "-w", b.data, "-o", o.data, (char *)NULL);
-		kept = 1;
-	}
-	if (seedcats.len) {
-		rec_buf_reset(&b);
-		rec_buf_add(&b, cond.data ? cond.data : "", cond.len);
-		rec_buf_adds(&b, b.len ? " AND " : "");
-		rec_kb_cat_sql(kb, seedcats.data, &b);
-		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "seedcats", "-k",
-		    "300", "-w", b.data, "-o", o.data, (char *)NULL);
-	}
+	for (i = 0; i < in->kept.n; i++)
+		if (!rec_strs_has(&in->need, in->kept.v[i], 1)) {
+			cats_stage(kb, p, "kept", &cond, rec_facet_split(
+			    in->kept.v[i], NULL), o.data);
+			kept = 1;
+		}
+	if (seedcats.len)
+		cats_stage(kb, p, "seedcats", &cond, seedcats.data, o.data);
 	if (cond.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", cond.data,
 		    (char *)NULL);

@@ -84,8 +84,8 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 		{ "kept", "keeps to what you asked for before" },
 		{ NULL, NULL }
 	};
-	const char *e = w + n, *p, *best = NULL;
-	size_t i, l;
+	const char *e = w + n, *p;
+	size_t i, l, best = (size_t)-1;
 
 	if (n < 10 || strncmp(w, "ranked by ", 10))
 		return;
@@ -101,16 +101,14 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 			    p[l] == ' ')
 				break;
 		}
-		if (said[i].src && (!best || !strcmp(best, "prior")))
-			best = said[i].src;
+		if (said[i].src && (best == (size_t)-1 ||
+		    !strcmp(said[best].src, "prior")))
+			best = i;
 		for (p = q; p < e && (*p == ',' || *p == ' '); p++)
 			;
 	}
-	for (i = 0; best && said[i].src; i++)
-		if (!strcmp(said[i].src, best)) {
-			rec_buf_adds(b, said[i].say);
-			return;
-		}
+	if (best != (size_t)-1)
+		rec_buf_adds(b, said[best].say);
 }
 
 static void

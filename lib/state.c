@@ -107,27 +107,31 @@ turned_down(const struct rec_intent *in, const char *v)
  * or makes a request of its own (with a mood, era or tempo of its own:
  * drop is all).  A category the new subject keeps to is no preference. */
 static void
+keep_from(struct rec_intent *in, const struct rec_strs *from)
+{
+	size_t i;
+	int f;
+
+	for (i = 0; i < from->n; i++) {
+		rec_facet_split(from->v[i], &f);
+		if (f == REC_FACET_GENRE && !turned_down(in, from->v[i]) &&
+		    !rec_strs_has(&in->need, from->v[i], 1))
+			rec_strs_add(&in->kept, from->v[i]);
+	}
+}
+
+static void
 keep_categories(struct rec_intent *in, const struct rec_intent *prev,
     unsigned drop, int same_subject)
 {
-	const struct rec_strs *from[] = { &prev->kept, &prev->need };
-	size_t i, j;
-	int f;
+	size_t i;
 
 	if (in->fresh || in->popular == 3 || drop == ~0u)
 		return;
-	for (j = 0; j < 2; j++) {
-		/* the old need goes on as it is, unless it was dropped */
-		if (j == 1 && (same_subject || !(drop & (1u << REC_FACET_GENRE))))
-			break;
-		for (i = 0; i < from[j]->n; i++) {
-			const char *v = from[j]->v[i];
-			rec_facet_split(v, &f);
-			if (f == REC_FACET_GENRE && !turned_down(in, v) &&
-			    !rec_strs_has(&in->need, v, 1))
-				rec_strs_add(&in->kept, v);
-		}
-	}
+	keep_from(in, &prev->kept);
+	/* the old need goes on as it is, unless it was dropped */
+	if (!same_subject && (drop & (1u << REC_FACET_GENRE)))
+		keep_from(in, &prev->need);
 	/* the three named last: a long conversation's old subjects fade */
 	if (in->kept.n > KEPT_MAX) {
 		size_t old = in->kept.n - KEPT_MAX;
