@@ -534,6 +534,32 @@ note_need(struct need_span *sp, size_t *nsp, const struct rec_intent *in,
 	}
 }
 
+/* spans of from down to to words that are values of the catalog's tag
+ * columns, the longest first, as tags (one word: not filler, three
+ * letters or more, not a number) */
+static void
+tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
+    struct need_span *sp, size_t *nsp, size_t from, size_t to)
+{
+	struct rec_buf g = {0};
+	size_t n, i, before;
+
+	for (n = from; n >= to && n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 3 ||
+			    rec_lex_filler(g.data) || isdigit((unsigned char)
+			    g.data[0]))))
+				continue;
+			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
+				continue;
+			before = in->need.n;
+			add_tag(kb, ws, i, in, g.data);
+			note_need(sp, nsp, in, before, i, n);
+			mark(ws, i, n);
+		}
+	rec_buf_free(&g);
+}
+
 /* Genres named apart ("horror, thriller and comedy", "sci-fi or
  * fantasy") are alternatives: one group, any of them.  Genres named
  * together ("romantic comedies", "sci-fi horror") must all hold. */
@@ -772,16 +798,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	/* a tag value of three words or more said whole ("Gangsta Rap Rap
 	 * Party", a playlist): the catalog's own word for it, before the
 	 * lexicon reads its words one by one */
-	for (n = 8; n >= 3; n--)
-		for (i = 0; i + n <= ws->n; i++) {
-			if (!ngram(ws, i, n, &g) ||
-			    rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
-				continue;
-			before = in->need.n;
-			add_tag(kb, ws, i, in, g.data);
-			note_need(sp, &nsp, in, before, i, n);
-			mark(ws, i, n);
-		}
+	tag_spans(kb, ws, in, sp, &nsp, 8, 3);
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;
@@ -797,19 +814,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		mark(ws, i, n);
 	}
 	/* spans of the tag vocabulary, the longest first */
-	for (n = 4; n >= 1; n--)
-		for (i = 0; i + n <= ws->n; i++) {
-			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 3 ||
-			    rec_lex_filler(g.data) || isdigit((unsigned char)
-			    g.data[0]))))
-				continue;
-			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
-				continue;
-			before = in->need.n;
-			add_tag(kb, ws, i, in, g.data);
-			note_need(sp, &nsp, in, before, i, n);
-			mark(ws, i, n);
-		}
+	tag_spans(kb, ws, in, sp, &nsp, 4, 1);
 	join_alternatives(ws, in, sp, nsp);
 	title_by_creator(kb, in);
 	/* what links to nothing: words of meaning, each once (a hash, not

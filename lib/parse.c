@@ -149,19 +149,20 @@ era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
 	return 0;
 }
 
-/* the words of an era said loosely ("recent", "older") */
+/* the words of an era said loosely: 1 recent ("latest", "neue"), 2
+ * older, else 0 */
 static int
 era_word(const char *w)
 {
 	static const char *const l[] = { "recent", "latest", "newest", "fresh",
 	    "newer", "recientes", "reciente", "recents", "recentes", "aktuelle",
-	    "neue", "older", "old", NULL };
+	    "neue", NULL };
 	size_t k;
 
 	for (k = 0; l[k]; k++)
 		if (!strcmp(l[k], w))
 			return 1;
-	return 0;
+	return !strcmp(w, "older") || !strcmp(w, "old") ? 2 : 0;
 }
 
 /* the person's own viewing or listening, and indifference: an era word
@@ -187,6 +188,7 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	char say[64];
 	size_t i;
 	double v;
+	int e;
 
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
@@ -275,7 +277,7 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		/* "recent", "older" of what the person did ("the most recent
 		 * movie I watched", "my recent favorite") or does not mind
 		 * ("I don't mind if it's older"): no era asked for */
-		if (era_word(w) && (rec_words_clause_has(ws, i, own) ||
+		if ((e = era_word(w)) && (rec_words_clause_has(ws, i, own) ||
 		    rec_words_clause_has(ws, i, indifferent) || (i > 0 &&
 		    at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2, "my") &&
 		    at(ws, i - 1, "most")))) {
@@ -283,12 +285,7 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			continue;
 		}
 		/* recent, new; the last five years */
-		if ((!strcmp(w, "recent") || !strcmp(w, "latest") ||
-		    !strcmp(w, "newest") || !strcmp(w, "fresh") ||
-		    !strcmp(w, "newer") || !strcmp(w, "recientes") ||
-		    !strcmp(w, "reciente") || !strcmp(w, "recents") ||
-		    !strcmp(w, "recentes") || !strcmp(w, "aktuelle") ||
-		    !strcmp(w, "neue")) && kb->maxyear) {
+		if (e == 1 && kb->maxyear) {
 			snprintf(say, sizeof say, "from %d on", kb->maxyear - 4);
 			cons_say(in, ycol, ">=", kb->maxyear - 4, say,
 			    REC_FACET_ERA);
@@ -296,8 +293,7 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ws->used[i] = 1;
 			continue;
 		}
-		if ((!strcmp(w, "older") || !strcmp(w, "old")) && !at(ws, i + 1,
-		    "school")) {
+		if (e == 2 && !at(ws, i + 1, "school")) {
 			cons_say(in, ycol, "<", 2000, "older", REC_FACET_ERA);
 			rec_intent_said(in, "%s", "older");
 			ws->used[i] = 1;
