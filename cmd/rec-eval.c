@@ -525,31 +525,6 @@ item_attrs(sqlite3 *db, const char *id, const char *user, struct attrs *a)
 	rec_buf_free(&sql);
 }
 
-/* "title\tcreator" of an item, ASCII case folded: what rec's planner
- * takes for one song (another release of it is a repeat, never shown
- * twice); NULL when the catalog lacks either */
-static char *
-song_of(sqlite3 *db, const char *id)
-{
-	char *t, *c, *k = NULL, *q;
-	struct rec_buf b = {0};
-
-	if (!kb->c_title || !kb->c_creator)
-		return NULL;
-	t = item_field(db, kb->c_title, id);
-	c = item_field(db, kb->c_creator, id);
-	if (t && c) {
-		rec_buf_printf(&b, "%s\t%s", t, c);
-		for (q = b.data; *q; q++)
-			if (*q >= 'A' && *q <= 'Z')
-				*q = (char)(*q + 32);
-		k = b.data;
-	}
-	free(t);
-	free(c);
-	return k;
-}
-
 /* one simulated conversation: the turn the target (or the same song on
  * another release) came in the top 5, or 0 */
 static int
@@ -563,10 +538,11 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_strs *history,
 	struct rec_intent prev, in;
 	int have = 0, found = 0;
 	struct rec_buf m = {0};
-	char *song = NULL;
+	struct rec_buf song = {0}, other = {0};
+	int have_song;
 
 	item_attrs(db, pr->target, pr->user, &a);
-	song = song_of(db, pr->target);
+	have_song = rec_song_key_of(kb, pr->target, strlen(pr->target), &song);
 	/* the hints, a little at a time, never the target's name */
 	if (a.ntags) {
 		rec_buf_printf(&m, "something %s", a.tags[0]);
@@ -605,16 +581,11 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_strs *history,
 		memset(&turn, 0, sizeof turn);
 		rec_chat_answer(kb, dbpath, bin, hints[t], &in, 0, &turn, &mlog);
 		ids_of(turn.out.data, turn.out.len, &ids, "plan", &err);
-		for (i = 0; i < ids.n && i < 5 && !found; i++) {
-			char *s;
-			if (!strcmp(ids.v[i], pr->target))
+		for (i = 0; i < ids.n && i < 5 && !found; i++)
+			if (!strcmp(ids.v[i], pr->target) || (have_song &&
+			    rec_song_key_of(kb, ids.v[i], strlen(ids.v[i]),
+			    &other) && !strcmp(other.data, song.data)))
 				found = (int)t + 1;
-			else if (song && (s = song_of(db, ids.v[i]))) {
-				if (!strcmp(s, song))
-					found = (int)t + 1;
-				free(s);
-			}
-		}
 		/* a miss: the person says no to what they saw */
 		for (i = 0; i < ids.n && i < 5; i++)
 			rec_intent_add_shown(&in, ids.v[i]);
@@ -651,7 +622,8 @@ simulate_one(sqlite3 *db, const struct pair *pr, struct rec_strs *history,
 		free(a.tags[i]);
 	free(a.creator);
 	free(like);
-	free(song);
+	rec_buf_free(&song);
+	rec_buf_free(&other);
 	rec_buf_free(&m);
 	return found;
 }

@@ -51,6 +51,27 @@ rec_records_count(const char *p, size_t n, struct rec_intent *in)
 	return k;
 }
 
+int
+rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
+    struct rec_buf *key)
+{
+	char *t = rec_catalog_field(kb->cat, kb->c_title, id, len);
+	char *c = rec_catalog_field(kb->cat, kb->c_creator, id, len), *q;
+	int ok = t && c;
+
+	rec_buf_reset(key);
+	if (ok) {
+		/* as SQLite's lower() folds: ASCII only */
+		rec_buf_printf(key, "%s\t%s", t, c);
+		for (q = key->data; *q; q++)
+			if (*q >= 'A' && *q <= 'Z')
+				*q = (char)(*q + 32);
+	}
+	free(t);
+	free(c);
+	return ok;
+}
+
 void
 rec_intent_shown(struct rec_kb *kb, struct rec_intent *in, const char *p,
     size_t n)
@@ -61,22 +82,12 @@ rec_intent_shown(struct rec_kb *kb, struct rec_intent *in, const char *p,
 	rec_strs_free(&in->last);
 	rec_reader_init_mem(&r, p, n, "results");
 	while (rec_read(&r, &rec) > 0) {
-		char *id = xstrndup(rec.id, rec.idlen), *t, *c, *q;
+		char *id = xstrndup(rec.id, rec.idlen);
 		struct rec_buf key = {0};
 		rec_strs_add(&in->shown, id);
 		rec_strs_add(&in->last, id);
-		t = rec_catalog_field(kb->cat, kb->c_title, rec.id, rec.idlen);
-		c = rec_catalog_field(kb->cat, kb->c_creator, rec.id, rec.idlen);
-		if (t && c) {
-			/* as SQLite's lower() folds: ASCII only */
-			rec_buf_printf(&key, "%s\t%s", t, c);
-			for (q = key.data; *q; q++)
-				if (*q >= 'A' && *q <= 'Z')
-					*q = (char)(*q + 32);
+		if (rec_song_key_of(kb, rec.id, rec.idlen, &key))
 			rec_strs_add(&in->shown_keys, key.data);
-		}
-		free(t);
-		free(c);
 		free(id);
 		rec_buf_free(&key);
 	}
