@@ -61,23 +61,22 @@ $1="}"
 "*}"
 }
 
-# has_model KIND / has_space: what the catalog has been given
-has_model() {
+# has_fact FACT: the catalog has it ("model=itemknn", "table=spaces")
+has_fact() {
 	facts
 	case "
 $rec_facts
 " in *"
-model=$1
+$1
 "*) return 0 ;; esac
 	return 1
 }
+
+# has_model KIND: a trained model; space: the space to search by
+# meaning (audio first), or nothing
+has_model() { has_fact "model=$1"; }
 space() {
-	facts
-	case "
-$rec_facts
-" in *"
-table=spaces
-"*) ;; *) return 0 ;; esac
+	has_fact table=spaces || return 0
 	rec-sql -L "SELECT name FROM spaces ORDER BY name = 'audio' DESC, name LIMIT 1" </dev/null |
 		sed -n 's/.*"name":"\([^"]*\)".*/\1/p'
 }
