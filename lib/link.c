@@ -813,8 +813,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);
 	}
-	/* spans of the tag vocabulary, the longest first */
-	tag_spans(kb, ws, in, sp, &nsp, 4, 1);
+	/* the shorter spans of the tag vocabulary, the longest first (those
+	 * of three words or more were read before the lexicon: using words
+	 * up cannot make one more) */
+	tag_spans(kb, ws, in, sp, &nsp, 2, 1);
 	join_alternatives(ws, in, sp, nsp);
 	title_by_creator(kb, in);
 	/* what links to nothing: words of meaning, each once (a hash, not
