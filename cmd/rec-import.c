@@ -818,6 +818,78 @@ interaction_counts(sqlite3 *db)
 	rec_buf_free(&sql);
 }
 
+/* How many items of the catalog are the same song, as the items column
+ * "releases" (source "(releases)"): items whose title and first creator
+ * give one key as rec-rank -U title,creator makes it (a single, its
+ * album, a compilation, a remaster).  A song on many releases is a
+ * well-known one: the planner breaks ties of popularity with it (a
+ * creator's songs, where the catalog's popularity is the creator's).
+ * Only for a catalog with a title and a creator; a column of the data
+ * with the name is left alone. */
+static void
+release_counts(sqlite3 *db)
+{
+	char *title = rec_catalog_role(db, "title"),
+	    *creator = rec_catalog_role(db, "creator");
+	struct rec_buf sql = {0}, k = {0};
+	struct rec_hash h = {0};
+	sqlite3_stmt *st, *up;
+	int64_t *rowid = NULL;
+	size_t *key = NULL, n = 0, cap = 0, i;
+
+	if (!title || !creator || rec_catalog_column(db, "releases", NULL,
+	    NULL, 0))
+		goto out;
+	h.vsize = sizeof(size_t);
+	rec_buf_printf(&sql, "SELECT rowid, \"%s\", \"%s\" FROM items", title,
+	    creator);
+	if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "items");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 1),
+		    *c = (const char *)sqlite3_column_text(st, 2);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			rowid = xrealloc(rowid, cap * sizeof *rowid);
+			key = xrealloc(key, cap * sizeof *key);
+		}
+		rec_buf_reset(&k);
+		rec_song_key(&k, t ? t : "", 0);
+		rec_buf_addc(&k, '\x1f');
+		rec_song_key(&k, c ? c : "", 1);
+		rowid[n] = sqlite3_column_int64(st, 0);
+		key[n] = rec_hash_put(&h, k.data, k.len, NULL);
+		((size_t *)h.val)[key[n]]++;
+		n++;
+	}
+	sqlite3_finalize(st);
+	rec_sql_exec(db, "ALTER TABLE items ADD COLUMN \"releases\" INTEGER;"
+	    "INSERT INTO columns(name, type, role, list, position, source) "
+	    "SELECT 'releases', 'integer', 'number', 0, coalesce(max(position),"
+	    " 0) + 1, '(releases)' FROM columns", "releases");
+	if (sqlite3_prepare_v2(db, "UPDATE items SET \"releases\" = ? WHERE "
+	    "rowid = ?", -1, &up, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "items");
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(up);
+		sqlite3_bind_int64(up, 1, (int64_t)((size_t *)h.val)[key[i]]);
+		sqlite3_bind_int64(up, 2, rowid[i]);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			rec_sqlite_die(db, "items");
+	}
+	sqlite3_finalize(up);
+	rec_sql_exec(db, "CREATE INDEX \"items_releases\" ON items(\"releases\")",
+	    "releases");
+out:
+	free(rowid);
+	free(key);
+	rec_hash_free(&h);
+	rec_buf_free(&k);
+	rec_buf_free(&sql);
+	free(title);
+	free(creator);
+}
+
 static void
 do_items(void)
 {
@@ -862,6 +934,7 @@ do_items(void)
 	sqlite3_finalize(st);
 	record_columns(db, &g.s, 1);
 	make_indexes(db, &g.s);
+	release_counts(db);
 	if (o.member) {
 		pairs = insert_pairs(db, &g.pairs);
 		interaction_indexes(db);

@@ -21,18 +21,34 @@ test_ok 'types are inferred' \
 	'q s.db "select name || \" \" || type from columns order by position" > types &&
 	 printf "%s\n" "track_name text" "track_artist text" "popularity integer" \
 	   "album text" "release_date text" "playlist text" "genre text" \
-	   "tempo real" "danceability real" "interactions integer" \
-	   "mean_weight real" | diff -u - types'
+	   "tempo real" "danceability real" "releases integer" \
+	   "interactions integer" "mean_weight real" | diff -u - types'
 test_ok 'roles are inferred from names, types and values' \
 	'q s.db "select name || \" \" || role from columns order by position" > roles &&
 	 printf "%s\n" "track_name title" "track_artist creator" "popularity popularity" \
 	   "album collection" "release_date date" "playlist tags" "genre category" \
-	   "tempo number" "danceability number" "interactions popularity" \
-	   "mean_weight number" | diff -u - roles'
+	   "tempo number" "danceability number" "releases number" \
+	   "interactions popularity" "mean_weight number" | diff -u - roles'
 test_ok 'interactions counts the users of each item' \
 	'test "$(q s.db "select count(*) from items where interactions = (select count(distinct user) from interactions where item = items.id)")" = \
 	   "$(q s.db "select count(*) from items")" &&
 	 test "$(q s.db "select sum(interactions) from items")" = 11'
+# a song's releases: the items with its title (without brackets or
+# " - Remastered"...) and its creator's first name, as rec-rank -U
+test_ok 'releases counts the items that are the same song' \
+	'printf "%s\n" id,title,artist "a,Song A,X" "b,Song A (Remastered 2011),X" \
+	   "c,Song A - Live,\"X, Y\"" "d,Song B,X" "e,Song A,Z" > rel.csv &&
+	 rec-import -d rel.db items -r title=title -r artist=creator rel.csv &&
+	 test "$(q rel.db "select group_concat(id || releases, \" \") from (select id, releases from items order by id)")" = \
+	   "a3 b3 c3 d1 e1" &&
+	 test "$(q rel.db "select source from columns where name = '"'releases'"'")" = "(releases)"'
+test_ok 'a catalog without a creator has no releases; a column of that name is left alone' \
+	'printf "%s\n" id,title "a,Song A" "b,Song A" > rel2.csv &&
+	 rec-import -d rel2.db items -r title=title rel2.csv &&
+	 test "$(q rel2.db "select count(*) from columns where name = '"'releases'"'")" = 0 &&
+	 printf "%s\n" id,title,artist,releases "a,Song A,X,7" "b,Song A,X,9" > rel3.csv &&
+	 rec-import -d rel3.db items -r title=title -r artist=creator rel3.csv &&
+	 test "$(q rel3.db "select group_concat(releases) from items")" = "7,9"'
 test_ok 'numbers are stored as numbers' \
 	'test "$(q s.db "select typeof(popularity) || typeof(tempo) from items where id = '"'s02'"'")" = integerreal'
 test_ok 'text matches without regard to case' \
