@@ -238,9 +238,9 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		;
 	if (j == i + n && !quoted)
 		/* after a verb ("add a little bit of"), written as a
-		 * name too */
-		return cued_before(ws, i) ? n > 1 && (cap || !at(ws, i - 1,
-		    "add")) ? 2 : 1 : 0;
+		 * name too; "something more like X" is no name */
+		return cued_before(ws, i) && !at(ws, i + n, "like") ? n > 1 &&
+		    (cap || !at(ws, i - 1, "add")) ? 2 : 1 : 0;
 	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
 		return 2;
 	/* "songs from the legend himself": "from" and "by" name a
@@ -267,12 +267,13 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		    strlen(ws->w[i + 1]) == 1) || (n == 2 && rare >= 1 &&
 		    len >= 10))
 			return 2;
-		/* "daft punk", "eminem": rare words; one short word only
-		 * next to another name ("muse and queen") */
+		/* "daft punk", "eminem": rare words; one short word, or
+		 * a name of some rare words, only next to another name
+		 * ("muse and queen", "dr dre and 50 cent") */
 		if (rare == n && (n > 1 || len >= 5))
 			return 2;
-		if (rare == n && n == 1 && ((at(ws, i + 1, "and") &&
-		    creator_at(kb, ws, i + 2)) || (i >= 2 && at(ws, i - 1,
+		if (rare && (rare == n || n > 1) && ((at(ws, i + n, "and") &&
+		    creator_at(kb, ws, i + n + 1)) || (i >= 2 && at(ws, i - 1,
 		    "and") && creator_at(kb, ws, i - 2))))
 			return 2;
 		return 0;
@@ -623,6 +624,38 @@ join_alternatives(const struct rec_words *ws, struct rec_intent *in,
 	in->need.n = j;
 }
 
+/* "add Not Afraid by Eminem", "Legends Never Die by Juice WRLD": a
+ * negation inside a title named with its creator is a word of the
+ * title.  It is given back to the title, and the creator after it is
+ * out of its scope. */
+static void
+negation_in_titles(struct rec_kb *kb, struct rec_words *ws)
+{
+	struct rec_buf g = {0};
+	size_t i, n, s, j;
+
+	for (i = 0; i < ws->n; i++) {
+		int found = 0;
+		if (!ws->used[i] || !rec_lex_negation(ws->w[i]))
+			continue;
+		for (n = 6; n >= 2 && !found; n--)
+			for (s = i + 1 >= n ? i + 1 - n : 0; s <= i && !found;
+			    s++) {
+				if (s + n >= ws->n || !(at(ws, s + n, "by") ||
+				    at(ws, s + n, "from")))
+					continue;
+				ws->used[i] = 0;
+				found = ngram(ws, s, n, &g) && rec_hash_get(
+				    &kb->title, g.data, g.len) != (size_t)-1 &&
+				    longest_in(ws, s + n + 1, &kb->creator, &g);
+				ws->used[i] = (char)!found;
+				for (j = s; found && j < ws->n && j < i + 5; j++)
+					ws->neg[j] = 0;
+			}
+	}
+	rec_buf_free(&g);
+}
+
 /* "Too Young by Post Malone": a title named with its creator is that
  * creator's song, not the best-known song of that title */
 static void
@@ -701,6 +734,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 
 	for (i = 0; i < ws->n; i++)
 		content += !rec_lex_filler(ws->w[i]);
+	if (kb->c_title && kb->c_creator)
+		negation_in_titles(kb, ws);
 
 	/* collections: "album X", "X album", with the creator named;
 	 * "songs from Frozen": a collection written as a name that names

@@ -376,7 +376,10 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		struct rec_words *w = ws;
 		size_t j, n;
 		for (j = 0; j < w->n; j++)
-			if ((n = rec_words_phrase(w, j, one[0])) ||
+			/* in quotes, a name's words ("6 Underground") */
+			if (w->quoted[j])
+				continue;
+			else if ((n = rec_words_phrase(w, j, one[0])) ||
 			    (j > 0 && w->used[j - 1] && rec_lex_negation(
 			    w->w[j - 1]) && (n = 0))) {
 				mark(w, j, n);

@@ -72,12 +72,55 @@ quote_at(const char *p)
 	return 0;
 }
 
+/* "without" and its like: after a negation in the clause, a double
+ * negation ("it won't be a party without Queen") */
+static int
+without(const char *w)
+{
+	return !strcmp(w, "without") || !strcmp(w, "sin") ||
+	    !strcmp(w, "sans") || !strcmp(w, "ohne") || !strcmp(w, "sem");
+}
+
+/* a negation, or a verb made negative that the rules do not read as
+ * one ("isn't", "wouldn't"): the first of a double negation */
+static int
+negative(const char *w)
+{
+	static const char *const aux[] = { "isnt", "arent", "wasnt",
+	    "werent", "aint", "wouldnt", "couldnt", "shouldnt", "doesnt",
+	    "wont", "cant", "cannot", NULL };
+	size_t i;
+
+	for (i = 0; aux[i]; i++)
+		if (!strcmp(w, aux[i]))
+			return 1;
+	return rec_lex_negation(w);
+}
+
+/* "no" saying what is missing: "there is no X", "there's no X", "is
+ * there no X": a wish for X, not a dislike (the word before is in ws) */
+static int
+absence(const struct rec_words *ws, const char *w, int clause)
+{
+	size_t n = ws->n;
+
+	if (strcmp(w, "no") || !n || ws->clause[n - 1] != clause)
+		return 0;
+	/* "there's" is "there" here: the ending went as a possessive's */
+	if (!strcmp(ws->w[n - 1], "theres") || !strcmp(ws->w[n - 1], "there"))
+		return 1;
+	return n >= 2 && ws->clause[n - 2] == clause && !strcmp(ws->w[n - 2],
+	    "there") && (!strcmp(ws->w[n - 1], "is") || !strcmp(ws->w[n - 1],
+	    "are"));
+}
+
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
 	struct rec_buf f = {0}, m = {0};
 	const char *p = msg;
-	int clause = 0, first = 1, quoted = 0, neg = 0;
+	/* cneg: 1 + the clause of the last negation */
+	int clause = 0, first = 1, quoted = 0, neg = 0, cneg = 0;
 
 	memset(ws, 0, sizeof *ws);
 	while (*p) {
@@ -138,25 +181,38 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			if (!strcmp(tok, "but") || !strcmp(tok, "pero") ||
 			    !strcmp(tok, "mais") || !strcmp(tok, "aber"))
 				neg = 0;
+			/* "won't be complete without X", "there is no X
+			 * here": X is wanted */
+			else if (rec_lex_negation(tok) && (absence(ws, tok,
+			    clause) || (cneg == clause + 1 && without(tok))))
+				neg = -1;
 			else if (rec_lex_negation(tok))
 				neg = 5;	/* the negation and four words */
-			/* "not really a big fan of X": the scope goes on */
-			else if (neg && (!strcmp(tok, "fan") ||
-			    !strcmp(tok, "fans")))
+			/* "not really a big fan of X", "not X or Y": the
+			 * scope goes on */
+			else if ((neg > 0 && (!strcmp(tok, "fan") ||
+			    !strcmp(tok, "fans"))) || ((neg > 0 || (ws->n &&
+			    ws->neg[ws->n - 1])) && (!strcmp(tok, "or") ||
+			    !strcmp(tok, "nor"))))
 				neg = 5;
 			/* "I don't mind comedy", "nothing like classic
-			 * rock", "nothing beats it": no negation */
+			 * rock", "nothing beats it": no negation; "I'm not
+			 * seeing any X": X is missed */
 			if (neg && ws->n && rec_lex_negation(ws->w[ws->n -
 			    1]) && (!strcmp(tok, "mind") || !strcmp(tok,
 			    "care") || !strcmp(tok, "problem") ||
+			    !strcmp(tok, "see") || !strcmp(tok, "seeing") ||
+			    !strcmp(tok, "hear") || !strcmp(tok, "hearing") ||
 			    (!strcmp(ws->w[ws->n - 1], "nothing") &&
 			    (!strcmp(tok, "like") || !strcmp(tok, "beats")))))
 				neg = 0;
+			if (neg > 0 || negative(tok))
+				cneg = clause + 1;
 			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
 			if (rec_lex_negation(tok))
 				ws->used[ws->n - 1] = 1;
 			if (neg)
-				neg--;
+				neg = neg < 0 ? 0 : neg - 1;
 		}
 		first = 0;
 		p = q;

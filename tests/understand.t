@@ -296,4 +296,40 @@ test_ok '"drama movies and romantic comedies": drama or comedy, romance preferre
 	 grep -q "^need:\[\"genre:drama|comedy\"\]" out && grep -q "^prefer:\[\"mood:romance\"\]" out &&
 	 f "sci-fi romantic comedies" | grep -q "^need:\[\"genre:sci-fi\",\"mood:romance\",\"genre:comedy\"\]"'
 
+# negations that are no dislike: what is missing, a double negation, a
+# negation that is a word of a title named with its creator; a negated
+# list goes on past "or"
+{ cat "$DATA/tunes.csv"; printf '%s\n' "n01,Not Afraid,Slim Shady,70,Recovery,2010,rap,0.5,0.8,87,0.6,0.0" \
+	"n02,Legends Never Die,Juice Crew,60,Legends,2020,rap,0.4,0.6,90,0.6,0.0" \
+	"n03,High Tide,7 Seas,50,Tides,2015,pop,0.6,0.6,100,0.6,0.0"; } > neg.csv &&
+	rec-import -d neg.db items -i id -r title=title -r artist=creator \
+	-r album=collection -l genre -t year=integer -r year=date neg.csv &&
+	rec-bm25 -d neg.db --index || exit 1
+test_ok '"there is no X on this list", "I am not seeing any X": X is wanted' \
+	't "there is no Queen on this list" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
+	 grep -q "^disliked_creators:\[\]" out &&
+	 t "nice, but I am not seeing any Queen" | grep -q "^liked_creators:\[\"Queen\"\]" &&
+	 t "no Queen please" | grep -q "^disliked_creators:\[\"Queen\"\]"'
+test_ok '"it won'"'"'t be a party without X": X is wanted; "rock without X" is not' \
+	't "it won'"'"'t be a party without The Beatles" | grep -q "^liked_creators:\[\"The Beatles\"\]" &&
+	 t "it isnt a party without The Beatles" | grep -q "^liked_creators:\[\"The Beatles\"\]" &&
+	 t "rock without The Beatles" | grep -q "^disliked_creators:\[\"The Beatles\"\]"'
+test_ok '"not liking the songs of X or Y" turns both down' \
+	't "not liking the songs of Queen or Bob Marley" > out &&
+	 grep -q "^disliked_creators:\[.*Queen" out && grep -q "^disliked_creators:\[.*Bob Marley" out &&
+	 grep -q "^liked_creators:\[\]" out'
+test_ok 'a negation inside a title named with its creator is the title'"'"'s: "add Not Afraid by X"' \
+	'intent neg.db "please add not afraid by slim shady" > out &&
+	 grep -q "^{\"liked_items\":\[\"n01\"\]" out && grep -q "^liked_creators:\[\"Slim Shady\"\]" out &&
+	 grep -q "^disliked_creators:\[\]" out &&
+	 intent neg.db "add legends never die by juice crew" | grep -q "^liked_creators:\[\"Juice Crew\"\]" &&
+	 intent neg.db "never play slim shady" | grep -q "^disliked_creators:\[\"Slim Shady\"\]"'
+test_ok 'a name of a number and a rare word next to another name: "Queen and 7 seas"' \
+	'intent neg.db "how about Queen and 7 seas?" | grep -q "^liked_creators:\[\"7 Seas\",\"Queen\"\]" &&
+	 ! intent neg.db "how about 7 seas?" | grep -q "7 Seas"'
+test_ok '"something more like X" names no title "Something More"' \
+	'printf "%s\n" id,title,artist "s1,Something More,Nobody" "s2,Hey Jude,The Beatles" > sm.csv &&
+	 rec-import -d sm.db items -r title=title -r artist=creator sm.csv &&
+	 ! intent sm.db "how about something more like The Beatles" | grep -q "s1"'
+
 done_testing
