@@ -141,7 +141,7 @@ struct rec_kb {
 	size_t nground;
 	size_t nitems;
 	char *c_title, *c_creator, *c_coll, *c_pop, *c_rating, *c_year,
-	    *c_date;
+	    *c_date, *c_releases;
 	char **c_tags;			/* the tags and category columns */
 	int *c_tags_list;		/* which hold JSON lists */
 	size_t nc_tags;

@@ -482,6 +482,8 @@ rec_kb_load(const char *catalog)
 		kb->c_year = xstrdup("year");
 	kb->c_rating = first_text(kb->cat, NULL, "SELECT name FROM columns "
 	    "WHERE name = 'mean_weight' AND source = '(interactions)'");
+	kb->c_releases = first_text(kb->cat, NULL, "SELECT name FROM columns "
+	    "WHERE source = '(releases)'");
 	kb->has_tempo = rec_catalog_column(db, "tempo", NULL, NULL, 0);
 	kb->has_duration = rec_catalog_column(db, "duration_ms", NULL, NULL, 0);
 	kb->has_valence = rec_catalog_column(db, "valence", NULL, NULL, 0);
@@ -651,6 +653,7 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->c_coll);
 	free(kb->c_pop);
 	free(kb->c_rating);
+	free(kb->c_releases);
 	free(kb->c_year);
 	free(kb->c_date);
 	free(kb->semid_space);

@@ -56,6 +56,28 @@ arg(struct rec_stage *s, const char *a)
 	s->argv[s->argc] = NULL;
 }
 
+/* the order of "the most popular first", or of "the best" */
+static void
+order_by(struct rec_kb *kb, int best, struct rec_buf *o)
+{
+	if (best && kb->c_rating && kb->c_pop)
+		/* the mean rating, shrunk to 3 for items few rated */
+		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
+		    "(\"%s\" + 25) DESC, \"%s\" DESC, rowid", kb->c_rating,
+		    kb->c_pop, kb->c_pop, kb->c_pop);
+	else if (kb->c_pop)
+		/* ties (a creator's songs, where popularity is the
+		 * creator's) by how many releases the song has, then in
+		 * catalog order, as every ranked list */
+		rec_buf_printf(o, "\"%s\" DESC, %s%s%srowid", kb->c_pop,
+		    kb->c_releases ? "\"" : "", kb->c_releases ?
+		    kb->c_releases : "", kb->c_releases ? "\" DESC, " : "");
+	else if (kb->c_releases)
+		rec_buf_printf(o, "\"%s\" DESC, rowid", kb->c_releases);
+	else
+		rec_buf_adds(o, "rowid");
+}
+
 /* the best-known items of a creator (at most max), for seeds */
 static void
 top_items(struct rec_kb *kb, const char *creator, size_t max,
@@ -75,9 +97,9 @@ top_items(struct rec_kb *kb, const char *creator, size_t max,
 		rec_buf_printf(&sql, pass ? "SELECT id FROM items WHERE "
 		    "names(\"%s\", ?) " : "SELECT id FROM items WHERE \"%s\" = "
 		    "? ", kb->c_creator);
-		rec_buf_printf(&sql, "ORDER BY %s%s%s LIMIT %zu", kb->c_pop ?
-		    "\"" : "", kb->c_pop ? kb->c_pop : "rowid", kb->c_pop ?
-		    "\" DESC, rowid" : "", max);
+		rec_buf_adds(&sql, "ORDER BY ");
+		order_by(kb, 0, &sql);
+		rec_buf_printf(&sql, " LIMIT %zu", max);
 		st = rec_catalog_prepare(kb->cat, sql.data, what);
 		sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
 		while (rec_catalog_step(kb->cat, st, what))
@@ -226,23 +248,6 @@ weight(struct rec_stage *s, const char *src, double w)
 	snprintf(b, sizeof b, "%s=%g", src, w);
 	arg(s, "-W");
 	arg(s, b);
-}
-
-/* the order of "the most popular first", or of "the best" */
-static void
-order_by(struct rec_kb *kb, int best, struct rec_buf *o)
-{
-	if (best && kb->c_rating && kb->c_pop)
-		/* the mean rating, shrunk to 3 for items few rated */
-		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
-		    "(\"%s\" + 25) DESC, \"%s\" DESC, rowid", kb->c_rating,
-		    kb->c_pop, kb->c_pop, kb->c_pop);
-	else if (kb->c_pop)
-		/* ties (a creator's songs, where popularity is the
-		 * creator's) in catalog order, as every ranked list */
-		rec_buf_printf(o, "\"%s\" DESC, rowid", kb->c_pop);
-	else
-		rec_buf_adds(o, "rowid");
 }
 
 /* names("creator", 'A', 'B', ...) appended to b */
@@ -800,6 +805,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, ".score * (1 + %g * ((((.item.\"%s\" // 0) "
 		    "| if . < 0 then 0 else . end) + 1 | log) / %.6g))", wpop,
 		    kb->c_pop, log(kb->popmax + 1));
+		/* and times 1 + 2 log(releases): where the popularity is
+		 * the creator's, a song on two releases counts 2.4 times
+		 * one on one (CPCD Hit@10 0.462 without, 0.480 with; 1
+		 * for 2 gave 0.478, 3 gave 0.482) */
+		if (kb->c_releases)
+			rec_buf_printf(&b, " * (1 + 2 * ((.item.\"%s\" // 1) "
+			    "| if . < 1 then 1 else . end | log))",
+			    kb->c_releases);
 		arg(&p->filt[p->nfilt - 1], "-b");
 		arg(&p->filt[p->nfilt - 1], b.data);
 	}

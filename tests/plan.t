@@ -283,4 +283,16 @@ test_ok 'every item has a reason, also from a stream that gave none (a creator a
 	 sed -n 1p out | grep -q "\"reason\":\"by an artist you asked for\"" &&
 	 sed -n 2p out | grep -q "\"reason\":\"one of the best-known that fit\""'
 
+# where the popularity is the creator's, a song on more releases is the
+# better known: "Beta" (twice, once live) before "Alpha", which comes
+# first in the catalog
+printf '%s\n' id,title,artist,listeners "r1,Alpha,The Band,50" "r2,Beta,The Band,50" \
+	"r3,Beta - Live,The Band,50" "r4,Gamma,Other,40" > rel.csv &&
+	rec-import -d rel.db items -r title=title -r artist=creator -r listeners=popularity rel.csv &&
+	rec-bm25 -d rel.db --index || exit 1
+test_ok 'a creator'"'"'s songs by their releases when popularity ties them' \
+	'echo "songs by the band" | rec-chat -d rel.db | grep -o "\"id\":\"r[0-9]\"" | head -2 > got &&
+	 printf "%s\n" "\"id\":\"r2\"" "\"id\":\"r1\"" | diff -u - got &&
+	 rec-plan -d rel.db "songs by the band" | grep -q "\"listeners\" DESC, \"releases\" DESC, rowid"'
+
 done_testing
