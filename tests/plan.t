@@ -295,4 +295,15 @@ test_ok 'a creator'"'"'s songs by their releases when popularity ties them' \
 	 printf "%s\n" "\"id\":\"r2\"" "\"id\":\"r1\"" | diff -u - got &&
 	 rec-plan -d rel.db "songs by the band" | grep -q "\"listeners\" DESC, \"releases\" DESC, rowid"'
 
+# a stream of a category's best known is spread over creators: two of
+# each creator in popularity order, then two more of each
+printf '%s\n' id,title,artist,listeners,genre "a1,One,The Band,90,rock" "a2,Two,The Band,90,rock" \
+	"a3,Three,The Band,90,rock" "b1,Four,Other,50,rock" "c1,Five,Third,40,rock" > sp.csv &&
+	rec-import -d sp.db items -r title=title -r artist=creator -r listeners=popularity \
+	-r genre=category sp.csv && rec-bm25 -d sp.db --index || exit 1
+test_ok 'the best known of a category, two of each creator at a time' \
+	'rec-plan -d sp.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
+	 sh -c "$(cat stream) -d sp.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
+	 test "$(cat got)" = "id:a1 id:a2 id:b1 id:c1 id:a3 "'
+
 done_testing
