@@ -260,6 +260,12 @@ evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return (rare || n > 1) && (n > 1 || kind == NAME_CREATOR) ?
 		    2 : 1;
 	if (kind == NAME_CREATOR) {
+		/* "with my friends": one word after a possessive is a
+		 * thing of theirs, not a name */
+		if (n == 1 && i > 0 && (at(ws, i - 1, "my") || at(ws, i - 1,
+		    "our") || at(ws, i - 1, "your") || at(ws, i - 1, "his") ||
+		    at(ws, i - 1, "her") || at(ws, i - 1, "their")))
+			return 0;
 		/* "they might be giants": a long name, all of it; "karol
 		 * g": a rare first word and a letter */
 		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
@@ -490,10 +496,12 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	size_t rare = rare_words(kb, ws, i, n);
 
 	/* every word rare, or one common word inside a name of three
-	 * ("megan the stallion") */
+	 * ("megan the stallion"), or anywhere in one of three written
+	 * with capitals ("Sweedish House Mafia") */
 	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
-	    rare + 1 >= n && !common(kb, ws->w[i]) && !common(kb,
-	    ws->w[i + n - 1]))) || (!strong && n == 1)) {
+	    ((rare + 1 >= n && !common(kb, ws->w[i]) && !common(kb,
+	    ws->w[i + n - 1])) || (strong && !quoted && rare)))) ||
+	    (!strong && n == 1)) {
 		rec_buf_free(&g);
 		return 0;
 	}

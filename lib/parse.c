@@ -467,7 +467,7 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 {
 	static const char *const pos[] = { "i like", "i love", "i loved",
 	    "i liked", "i enjoy", "i enjoyed", "i really like", "i really love",
-	    "i really enjoyed", "im into", "i am into", "im a fan of",
+	    "i really enjoyed", "im into", "i am into", "crazy about", "im a fan of",
 	    "i am a fan of", "big fan of", "fan of", "i adore", "my favorite",
 	    "my favourite", "i dig", "we like", "we love", "loved", "liked",
 	    "enjoyed", "me gusta", "me gustan", "me encanta", "me encantan",
