@@ -7,9 +7,13 @@
 # languages, "like X", questions, popularity.
 . "$(dirname "$0")/lib.sh"
 
-rec-import -d tunes.db items -i id -r title=title -r artist=creator \
-	-r album=collection -l genre -t year=integer -r year=date \
-	"$DATA/tunes.csv" && rec-bm25 -d tunes.db --index &&
+# songs DB CSV: a catalog of songs laid out as tests/data/tunes.csv
+songs() {
+	rec-import -d "$1" items -i id -r title=title -r artist=creator \
+		-r album=collection -l genre -t year=integer -r year=date "$2" &&
+		rec-bm25 -d "$1" --index
+}
+songs tunes.db "$DATA/tunes.csv" &&
 rec-import -d films.db items -i movieId -S genres='|' \
 	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date \
 	"$DATA/films.csv" &&
@@ -128,9 +132,7 @@ test_ok 'a leader without their band: "Bob Marley" is Bob Marley & The Wailers' 
 	"x03,Kiss Me More,Doja Cat,65,Planet Her,2021,pop,0.7,0.6,111,0.8,0.0";
 	awk 'BEGIN { for (i = 1; i <= 250; i++)
 	printf "f%03d,Filler %d,Filler Band %d,10,Fill,2000,pop,0.5,0.5,100,0.5,0.0\n", i, i, i }'; } > big.csv &&
-	rec-import -d big.db items -i id -r title=title -r artist=creator \
-	-r album=collection -l genre -t year=integer -r year=date big.csv &&
-	rec-bm25 -d big.db --index || exit 1
+	songs big.db big.csv || exit 1
 test_ok 'a tag word that is part of a creator'"'"'s name is the tag: "salsa" is no You Salsa' \
 	'intent big.db "music that has a salsa type beat" > out && grep -q "^liked_creators:\[\]" out &&
 	 grep -q "^tags:.*salsa" out && ids big.db "music that has a salsa type beat" | grep -q "^t21 "'
@@ -304,9 +306,7 @@ test_ok '"drama movies and romantic comedies": drama or comedy, romance preferre
 	"n03,High Tide,7 Seas,50,Tides,2015,pop,0.6,0.6,100,0.6,0.0" \
 	"n04,Save the World,Swedish House Mafia,80,Until Now,2011,edm,0.6,0.8,126,0.7,0.0" \
 	"n05,Together,Friends,30,Us,2012,pop,0.6,0.6,100,0.6,0.0"; } > neg.csv &&
-	rec-import -d neg.db items -i id -r title=title -r artist=creator \
-	-r album=collection -l genre -t year=integer -r year=date neg.csv &&
-	rec-bm25 -d neg.db --index || exit 1
+	songs neg.db neg.csv || exit 1
 test_ok '"there is no X on this list", "I am not seeing any X": X is wanted' \
 	't "there is no Queen on this list" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
 	 grep -q "^disliked_creators:\[\]" out &&
