@@ -110,6 +110,7 @@ enum rec_question {
 struct rec_tagcol {
 	char *name;
 	int list;
+	int ranked;			/* lists most first, not sorted by name */
 	double cover;			/* share of items with a value */
 	struct rec_hash val;		/* folded values */
 	unsigned *count;		/* items with each */
@@ -172,6 +173,11 @@ int rec_kb_tag_known(const struct rec_kb *kb, const char *w);
 int rec_kb_category(const struct rec_kb *kb, const char *v, int *hard);
 /* appends the SQL condition "any of the categories of group (a|b)" */
 void rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
+    struct rec_buf *b);
+/* appends the least position of the categories of group (a|b) in the
+ * ranked list columns (most first) that hold them, 99 for none; nothing
+ * when none of those columns holds one */
+void rec_kb_cat_pos_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b);
 /* the index of the concept named name, or -1 */
 int rec_kb_concept(const struct rec_kb *kb, const char *name);

@@ -233,8 +233,66 @@ load_tagcol(struct rec_kb *kb, const char *col, int list)
 		have = (unsigned long)sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
 	tc->cover = kb->nitems ? (double)have / (double)kb->nitems : 0;
+	/* lists in order of weight (Last.fm's top tags), not sorted by
+	 * name (MovieLens' genres): a tenth of those of two or more out
+	 * of alphabetical order at their start */
+	if (list) {
+		unsigned long two = 0, unsorted = 0;
+		rec_buf_reset(&sql);
+		rec_buf_printf(&sql, "SELECT count(*), sum(lower(json_extract("
+		    "\"%s\", '$[0]')) > lower(json_extract(\"%s\", '$[1]'))) "
+		    "FROM items WHERE json_array_length(\"%s\") >= 2", col, col,
+		    col);
+		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+		if (rec_catalog_step(kb->cat, st, LOADING)) {
+			two = (unsigned long)sqlite3_column_int64(st, 0);
+			unsorted = (unsigned long)sqlite3_column_int64(st, 1);
+		}
+		sqlite3_reset(st);
+		tc->ranked = two && unsorted * 10 >= two;
+	}
 	rec_buf_free(&sql);
 	rec_buf_free(&n);
+}
+
+/* appends the position of the categories of group (a|b) in the ranked
+ * list columns that hold them, the least of those (99 for none), or
+ * nothing when no ranked column holds one */
+void
+rec_kb_cat_pos_sql(const struct rec_kb *kb, const char *group,
+    struct rec_buf *b)
+{
+	struct rec_buf f = {0};
+	size_t i, n = 0;
+
+	for (i = 0; i < kb->ntc; i++) {
+		const struct rec_tagcol *tc = &kb->tc[i];
+		char *copy = xstrdup(group), *tok, *save = NULL;
+		size_t m = 0;
+		if (!tc->ranked) {
+			free(copy);
+			continue;
+		}
+		for (tok = strtok_r(copy, "|", &save); tok;
+		    tok = strtok_r(NULL, "|", &save)) {
+			rec_buf_reset(&f);
+			rec_norm(&f, tok, strlen(tok));
+			if (!f.len || rec_hash_get(&tc->val, f.data, f.len) ==
+			    (size_t)-1)
+				continue;
+			if (!m++)
+				rec_buf_printf(b, "%scoalesce(nullif(has(\"%s\"",
+				    n++ ? ", " : "min(99, ", tc->name);
+			rec_buf_adds(b, ", ");
+			rec_buf_sql(b, f.data);
+		}
+		if (m)
+			rec_buf_adds(b, "), 0), 99)");
+		free(copy);
+	}
+	if (n)
+		rec_buf_addc(b, ')');
+	rec_buf_free(&f);
 }
 
 int

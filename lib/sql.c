@@ -307,8 +307,9 @@ fold_args(int argc, sqlite3_value **argv, struct rec_buf *want, size_t *nw)
 }
 
 /* has(list, value, ...): folded membership of any of the values in a
- * JSON array of strings, or folded equality with a plain string; the
- * list is parsed once however many values are asked about */
+ * JSON array of strings (the position of the first held, from 1), or
+ * folded equality with a plain string (1); 0 for none.  The list is
+ * parsed once however many values are asked about */
 static void
 fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -353,8 +354,9 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			rec_buf_reset(&got);
 			rec_norm(&got, e->via.str.ptr, e->via.str.size);
 			for (k = 0; k < nw && !found; k++)
-				found = !strcmp(got.data ? got.data : "",
-				    want.data + woff[k]);
+				if (!strcmp(got.data ? got.data : "",
+				    want.data + woff[k]))
+					found = (int)i + 1;
 		}
 	} else {
 		rec_buf_reset(&got);

@@ -306,4 +306,25 @@ test_ok 'the best known of a category, two of each creator at a time' \
 	 sh -c "$(cat stream) -d sp.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
 	 test "$(cat got)" = "id:a1 id:a2 id:b1 id:c1 id:a3 "'
 
+# in a list written most first (Last.fm's top tags), a category among
+# the first three leads within each round; in lists sorted by name
+# (MovieLens' genres) the place says nothing
+printf '%s\n' '{"id":"k1","title":"Roar","artist":"Pop Star","listeners":90,"tags":["pop","female vocalists","dance","rock"]}' \
+	'{"id":"z1","title":"Kashmir","artist":"Rock Band","listeners":50,"tags":["rock","classic rock"]}' \
+	'{"id":"m1","title":"Tune","artist":"Middle","listeners":70,"tags":["soul","rock"]}' > tp.jsonl &&
+	rec-import -d tp.db items -F jsonl -r title=title -r artist=creator -r listeners=popularity \
+	-r tags=tags tp.jsonl && rec-bm25 -d tp.db --index || exit 1
+sed 's/"pop","female vocalists","dance","rock"/"dance","female vocalists","hip hop","pop","rock"/;
+	s/"soul","rock"/"rock","soul"/; s/"rock","classic rock"/"classic rock","rock"/' tp.jsonl > ta.jsonl &&
+	rec-import -d ta.db items -F jsonl -r title=title -r artist=creator -r listeners=popularity \
+	-r tags=tags ta.jsonl && rec-bm25 -d ta.db --index || exit 1
+test_ok 'a category first among an item'"'"'s top tags leads; not in lists sorted by name' \
+	'rec-plan -d tp.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
+	 sh -c "$(cat stream) -d tp.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
+	 test "$(cat got)" = "id:m1 id:z1 id:k1 " &&
+	 rec-plan -d ta.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
+	 ! grep -q " > 3," stream &&
+	 sh -c "$(cat stream) -d ta.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
+	 test "$(cat got)" = "id:k1 id:m1 id:z1 "'
+
 done_testing

@@ -27,6 +27,12 @@ test_ok 'has() with several values: any of them; a plain column by equality' \
 	'test "$(rec-sql -w "has(playlist, '"'nope'"', '"'rock anthems'"')" < /dev/null | ids)" = "s05 s06 s07 " &&
 	 test "$(rec-sql -w "has(track_artist, '"'nobody'"', '"'METALLICA'"')" < /dev/null | ids)" = "s05 s06 " &&
 	 test "$(rec-sql -w "has(track_artist, '"'metal'"')" < /dev/null | ids)" = ""'
+cat > pos.sql <<'Q'
+SELECT has('["Pop","Dance","Rock"]', 'rock', 'dance') AS a, has('["Pop"]', 'rock') AS b,
+	has('Rock', 'ROCK') AS c
+Q
+test_ok 'has() says where in a list: the position of the first value held, from 1' \
+	'test "$(rec-sql -L "$(cat pos.sql)" < /dev/null)" = "{\"rows\":[{\"a\":2,\"b\":0,\"c\":1}],\"truncated\":false}"'
 test_ok 'names() finds a creator alone or among several, "the" aside, or by the last word of the name' \
 	'test "$(rec-sql -w "names(track_artist, '"'TESTERS'"', '"'nobody'"')" < /dev/null | ids)" = "s08 s09 " &&
 	 test "$(rec-sql -L "SELECT names('"'Cardi B, Megan Thee Stallion'"', '"'megan thee stallion'"') AS a,
