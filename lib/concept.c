@@ -99,3 +99,33 @@ rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
 	*n = best;
 	return found;
 }
+
+/* "bluesy", "folky", "metallic": a word made of a category of the
+ * catalog and a suffix of likeness ("-y", "-ic", "-ish"), a final
+ * consonant doubled or not; the category (four letters or more, on
+ * 0.5% of the items or more) into out, or 0 */
+int
+rec_kb_tag_stem(const struct rec_kb *kb, const char *w, struct rec_buf *out)
+{
+	static const char *const suffix[] = { "ic", "ish", "y", NULL };
+	size_t n = strlen(w), k, len;
+	int hard;
+
+	for (k = 0; suffix[k]; k++) {
+		size_t sl = strlen(suffix[k]);
+		if (n < sl + 4 || strcmp(w + n - sl, suffix[k]))
+			continue;
+		for (len = n - sl; len >= 4; len--) {
+			rec_buf_reset(out);
+			rec_buf_add(out, w, len);
+			if (rec_kb_category(kb, out->data, &hard))
+				return 1;
+			/* "metall-ic", "jazz-y": once more without the
+			 * doubled consonant */
+			if (len < n - sl || w[len - 1] != w[len - 2])
+				break;
+		}
+	}
+	rec_buf_reset(out);
+	return 0;
+}

@@ -217,6 +217,10 @@ void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
  * said with strong evidence ("like Slow Dance"): not a word of meaning */
 int rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
     size_t i);
+/* concept.c: the category a word of likeness stands for ("bluesy":
+ * blues) into out, or 0 */
+int rec_kb_tag_stem(const struct rec_kb *kb, const char *w,
+    struct rec_buf *out);
 /* concept.c: the concept whose words are at i, the longest phrase first
  * (its index, and *n its words), or -1 */
 long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);

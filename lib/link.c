@@ -559,7 +559,8 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			    rec_lex_filler(g.data) || isdigit((unsigned char)
 			    g.data[0]))))
 				continue;
-			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1)
+			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
+			    (n > 1 || !rec_kb_tag_stem(kb, ws->w[i], &g)))
 				continue;
 			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);
