@@ -738,7 +738,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	struct need_span sp[MAXSPANS];
 	size_t nsp = 0, before;
 	struct rec_hash seen = {0};
-	struct rec_buf g = {0};
+	struct rec_buf g = {0}, stem = {0};
 	size_t i, n, content = 0;
 
 	for (i = 0; i < ws->n; i++)
@@ -795,6 +795,11 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ck = rec_hash_get(&kb->creator, g.data, g.len);
 			tk = rec_hash_get(&kb->title, g.data, g.len);
 			tg = rec_hash_get(&kb->tag, g.data, g.len);
+			/* "funky": a word of likeness is its category's */
+			if ((tg == (size_t)-1 || (double)kb->tagcount[tg] * 200 <
+			    (double)kb->nitems) && n == 1 && ck != (size_t)-1 &&
+			    rec_kb_tag_stem(kb, g.data, &stem))
+				tg = rec_hash_get(&kb->tag, stem.data, stem.len);
 			if (ck != (size_t)-1)
 				ce = evidence(kb, ws, i, n, NAME_CREATOR,
 				    content);
@@ -885,4 +890,5 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	}
 	rec_hash_free(&seen);
 	rec_buf_free(&g);
+	rec_buf_free(&stem);
 }

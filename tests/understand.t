@@ -344,11 +344,15 @@ test_ok 'one word after a possessive is no name: "a road trip with my friends"' 
 
 test_ok 'a word of likeness stands for its category: "bluesy", "folky", "metallic"' \
 	'printf "%s\n" id,title,artist,genre "b1,Crossroads,Delta Man,blues" "f1,River,Folk Lady,folk" \
-	   "m1,Iron,Loud Band,metal" "r1,Stone,Rock Band,rock" > likeness.csv &&
+	   "m1,Iron,Loud Band,metal" "r1,Stone,Rock Band,rock" "y1,Tune,Folky,pop" > likeness.csv &&
 	 rec-import -d likeness.db items -r title=title -r artist=creator -l genre likeness.csv &&
 	 intent likeness.db "some bluesy songs" | grep -q "^tags:\[\"genre:blues\"\]" &&
 	 intent likeness.db "something folky" | grep -q "^tags:\[\"genre:folk\"\]" &&
 	 intent likeness.db "i will prefer metalic songs" | grep -q "^tags:\[\"genre:metal\"\]" &&
 	 intent likeness.db "something metallic" | grep -q "^tags:\[\"genre:metal\"\]"'
+test_ok 'and not the creator of that name, unless cued: "something folky", "songs by folky"' \
+	'intent likeness.db "something folky" > out && grep -q "^liked_creators:\[\]" out &&
+	 grep -q "^tags:\[\"genre:folk\"\]" out &&
+	 intent likeness.db "songs by folky" | grep -q "^liked_creators:\[\"Folky\"\]"'
 
 done_testing
