@@ -25,6 +25,9 @@ hosts_dir=
 hosts_start() {
 	hosts_dir=$1
 	_d=$1
+	# keys of an earlier run in the same directory: ssh-keygen would
+	# ask whether to overwrite them
+	rm -f "$_d/hostkey" "$_d/hostkey.pub" "$_d/id" "$_d/id.pub"
 	ssh-keygen -q -t ed25519 -N '' -f "$_d/hostkey" &&
 	ssh-keygen -q -t ed25519 -N '' -f "$_d/id" &&
 	cp "$_d/id.pub" "$_d/authorized_keys" && chmod 600 "$_d/authorized_keys" || return 1
