@@ -802,8 +802,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "words", sources > 1 ? 0.4 : 1);
 		if (theirs)
 			weight(r, "theirs", 0.3);
+		/* the creators liked before, as much as a search of the
+		 * topic (CPCD Hit@10 0.4888 at 0.5, 0.4918 at 1, 0.4908 at
+		 * 1.5) */
 		if (liked)
-			weight(r, "liked", 0.5);
+			weight(r, "liked", 1);
 		if (liked)
 			weight(r, "near", 0.3);
 		if (in->liked_items.n) {

@@ -242,10 +242,10 @@ test_ok 'a song asked for by its title is in the list; a model song ("like X") i
 	 rec-plan "more like karma police" > out2 && grep -q -- "-n s07" out2 &&
 	 ! grep -q -- "-s title" out2 &&
 	 j "add karma police" | grep -q "\"wanted\":\[\"s07\"\]"'
-test_ok 'creators named in earlier turns stay, as a weaker stream, unless turned down' \
+test_ok 'creators named in earlier turns stay, as a stream weaker than a creator named now, unless turned down' \
 	'rec-plan -S session.jsonl "rock" > out &&
 	 grep -q "rec-sql -a -s liked -k 200 -w .*Metallica.* < /dev/null" out &&
-	 grep -q -- "-W liked=0.5" out &&
+	 grep -q -- "-W liked=1 " out && rec-plan "songs by metallica" | grep -q -- "-W creator=2 " &&
 	 j -S session.jsonl "rock" | grep -q "\"earlier_creators\":\[\"Metallica\"\]" &&
 	 rec-plan -S session.jsonl "rock, but no metallica" > out2 &&
 	 ! grep -q "liked -k 200 -w .*Metallica" out2'
