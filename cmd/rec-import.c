@@ -766,6 +766,23 @@ interaction_indexes(sqlite3 *db)
 	    "indexes");
 }
 
+/* adds to the items the column name that rec-import derives from the
+ * data (source, in brackets), indexed, after the others */
+static void
+derived_column(sqlite3 *db, const char *name, const char *decl,
+    const char *type, const char *role, const char *source)
+{
+	struct rec_buf sql = {0};
+
+	rec_buf_printf(&sql, "ALTER TABLE items ADD COLUMN \"%s\" %s; INSERT "
+	    "INTO columns(name, type, role, list, position, source) SELECT "
+	    "'%s', '%s', '%s', 0, coalesce(max(position), 0) + 1, '%s' FROM "
+	    "columns; CREATE INDEX \"items_%s\" ON items(\"%s\")", name, decl,
+	    name, type, role, source, name, name);
+	rec_sql_exec(db, sql.data, name);
+	rec_buf_free(&sql);
+}
+
 /* How many users each item has, as the items column "interactions"
  * (role popularity), and their mean weight as "mean_weight" (a rating,
  * where weights are ratings): a catalog whose only popularity is its
@@ -802,15 +819,10 @@ interaction_counts(sqlite3 *db)
 		sqlite3_finalize(st);
 		if (have && !ours)
 			continue;
-		rec_buf_reset(&sql);
 		if (!have)
-			rec_buf_printf(&sql, "ALTER TABLE items ADD COLUMN \"%s\" "
-			    "%s; INSERT INTO columns(name, type, role, list, "
-			    "position, source) SELECT '%s', '%s', '%s', 0, "
-			    "coalesce(max(position), 0) + 1, '(interactions)' "
-			    "FROM columns; CREATE INDEX \"items_%s\" ON "
-			    "items(\"%s\");", cols[i], decls[i], cols[i], types[i],
-			    roles[i], cols[i], cols[i]);
+			derived_column(db, cols[i], decls[i], types[i], roles[i],
+			    "(interactions)");
+		rec_buf_reset(&sql);
 		rec_buf_printf(&sql, "UPDATE items SET \"%s\" = %s", cols[i],
 		    fill[i]);
 		rec_sql_exec(db, sql.data, "counting interactions");
@@ -863,10 +875,8 @@ release_counts(sqlite3 *db)
 		n++;
 	}
 	sqlite3_finalize(st);
-	rec_sql_exec(db, "ALTER TABLE items ADD COLUMN \"releases\" INTEGER;"
-	    "INSERT INTO columns(name, type, role, list, position, source) "
-	    "SELECT 'releases', 'integer', 'number', 0, coalesce(max(position),"
-	    " 0) + 1, '(releases)' FROM columns", "releases");
+	derived_column(db, "releases", "INTEGER", "integer", "number",
+	    "(releases)");
 	if (sqlite3_prepare_v2(db, "UPDATE items SET \"releases\" = ? WHERE "
 	    "rowid = ?", -1, &up, NULL) != SQLITE_OK)
 		rec_sqlite_die(db, "items");
@@ -878,8 +888,6 @@ release_counts(sqlite3 *db)
 			rec_sqlite_die(db, "items");
 	}
 	sqlite3_finalize(up);
-	rec_sql_exec(db, "CREATE INDEX \"items_releases\" ON items(\"releases\")",
-	    "releases");
 out:
 	free(rowid);
 	free(key);
