@@ -65,17 +65,16 @@ order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
 		    "(\"%s\" + 25) DESC, \"%s\" DESC, rowid", kb->c_rating,
 		    kb->c_pop, kb->c_pop, kb->c_pop);
-	else if (kb->c_pop)
+	else {
 		/* ties (a creator's songs, where popularity is the
 		 * creator's) by how many releases the song has, then in
 		 * catalog order, as every ranked list */
-		rec_buf_printf(o, "\"%s\" DESC, %s%s%srowid", kb->c_pop,
-		    kb->c_releases ? "\"" : "", kb->c_releases ?
-		    kb->c_releases : "", kb->c_releases ? "\" DESC, " : "");
-	else if (kb->c_releases)
-		rec_buf_printf(o, "\"%s\" DESC, rowid", kb->c_releases);
-	else
+		if (kb->c_pop)
+			rec_buf_printf(o, "\"%s\" DESC, ", kb->c_pop);
+		if (kb->c_releases)
+			rec_buf_printf(o, "\"%s\" DESC, ", kb->c_releases);
 		rec_buf_adds(o, "rowid");
+	}
 }
 
 /* the best-known items of a creator (at most max), for seeds */
@@ -393,7 +392,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
 	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0}, seedcats = {0};
-	struct rec_buf topic = {0};
+	struct rec_buf topic = {0}, ord = {0};
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
@@ -727,17 +726,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (topic.len)
 			rec_buf_printf(&b, "%s(%s)", b.len ? " AND " : "",
 			    topic.data);
+		/* the categories kept to, "a|b|c", lead */
 		rec_buf_reset(&w);
 		for (i = 0; i < in->need.n; i++)
 			rec_buf_printf(&w, "%s%s", w.len ? "|" : "",
 			    rec_facet_split(in->need.v[i], NULL));
-		{
-			char *cats = w.len ? xstrdup(w.data) : NULL;
-			spread(kb, o.data, cats, &w);
-			free(cats);
-		}
+		spread(kb, o.data, w.len ? w.data : NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prior", "-k",
-		    "300", "-w", b.len ? b.data : "1", "-o", w.data,
+		    "300", "-w", b.len ? b.data : "1", "-o", ord.data,
 		    (char *)NULL);
 		prior = 1;
 	}
@@ -894,4 +890,5 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&o);
 	rec_buf_free(&seedcats);
 	rec_buf_free(&topic);
+	rec_buf_free(&ord);
 }
