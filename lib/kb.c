@@ -223,34 +223,31 @@ load_tagcol(struct rec_kb *kb, const char *col, int list)
 		}
 	}
 	sqlite3_reset(st);
+	/* how many items have a value; of a list column, also how many
+	 * lists have two or more and how many of those start out of
+	 * alphabetical order: a tenth or more, and the lists are in order
+	 * of weight (Last.fm's top tags), not sorted by name (MovieLens'
+	 * genres).  One scan. */
 	rec_buf_reset(&sql);
-	rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE \"%s\" IS NOT "
-	    "NULL", col);
 	if (list)
-		rec_buf_printf(&sql, " AND \"%s\" <> '[]'", col);
+		rec_buf_printf(&sql, "SELECT count(*), coalesce(sum("
+		    "json_array_length(\"%s\") >= 2), 0), coalesce(sum("
+		    "json_array_length(\"%s\") >= 2 AND lower(json_extract("
+		    "\"%s\", '$[0]')) > lower(json_extract(\"%s\", '$[1]'))), "
+		    "0) FROM items WHERE \"%s\" IS NOT NULL AND \"%s\" <> '[]'",
+		    col, col, col, col, col, col);
+	else
+		rec_buf_printf(&sql, "SELECT count(*), 0, 0 FROM items WHERE "
+		    "\"%s\" IS NOT NULL", col);
 	st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
-	if (rec_catalog_step(kb->cat, st, LOADING))
+	if (rec_catalog_step(kb->cat, st, LOADING)) {
+		unsigned long two = (unsigned long)sqlite3_column_int64(st, 1),
+		    unsorted = (unsigned long)sqlite3_column_int64(st, 2);
 		have = (unsigned long)sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	tc->cover = kb->nitems ? (double)have / (double)kb->nitems : 0;
-	/* lists in order of weight (Last.fm's top tags), not sorted by
-	 * name (MovieLens' genres): a tenth of those of two or more out
-	 * of alphabetical order at their start */
-	if (list) {
-		unsigned long two = 0, unsorted = 0;
-		rec_buf_reset(&sql);
-		rec_buf_printf(&sql, "SELECT count(*), sum(lower(json_extract("
-		    "\"%s\", '$[0]')) > lower(json_extract(\"%s\", '$[1]'))) "
-		    "FROM items WHERE json_array_length(\"%s\") >= 2", col, col,
-		    col);
-		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
-		if (rec_catalog_step(kb->cat, st, LOADING)) {
-			two = (unsigned long)sqlite3_column_int64(st, 0);
-			unsorted = (unsigned long)sqlite3_column_int64(st, 1);
-		}
-		sqlite3_reset(st);
 		tc->ranked = two && unsorted * 10 >= two;
 	}
+	sqlite3_reset(st);
+	tc->cover = kb->nitems ? (double)have / (double)kb->nitems : 0;
 	rec_buf_free(&sql);
 	rec_buf_free(&n);
 }
