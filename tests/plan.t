@@ -301,10 +301,15 @@ printf '%s\n' id,title,artist,listeners,genre "a1,One,The Band,90,rock" "a2,Two,
 	"a3,Three,The Band,90,rock" "b1,Four,Other,50,rock" "c1,Five,Third,40,rock" > sp.csv &&
 	rec-import -d sp.db items -r title=title -r artist=creator -r listeners=popularity \
 	-r genre=category sp.csv && rec-bm25 -d sp.db --index || exit 1
+# prior DB MESSAGE: the ids of the plan's stream of the best known, in
+# its order (the stream's command in the file stream)
+prior() {
+	rec-plan -d "$1" "$2" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
+		sh -c "$(cat stream) -d $1 < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" |
+		tr -d "\"" | tr "\n" " "
+}
 test_ok 'the best known of a category, two of each creator at a time' \
-	'rec-plan -d sp.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
-	 sh -c "$(cat stream) -d sp.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
-	 test "$(cat got)" = "id:a1 id:a2 id:b1 id:c1 id:a3 "'
+	'prior sp.db "rock songs" > got && test "$(cat got)" = "id:a1 id:a2 id:b1 id:c1 id:a3 "'
 
 # in a list written most first (Last.fm's top tags), a category among
 # the first three leads within each round; in lists sorted by name
@@ -319,12 +324,8 @@ sed 's/"pop","female vocalists","dance","rock"/"dance","female vocalists","hip h
 	rec-import -d ta.db items -F jsonl -r title=title -r artist=creator -r listeners=popularity \
 	-r tags=tags ta.jsonl && rec-bm25 -d ta.db --index || exit 1
 test_ok 'a category first among an item'"'"'s top tags leads; not in lists sorted by name' \
-	'rec-plan -d tp.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
-	 sh -c "$(cat stream) -d tp.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
-	 test "$(cat got)" = "id:m1 id:z1 id:k1 " &&
-	 rec-plan -d ta.db "rock songs" | grep -o "rec-sql -a -s prior[^<]*" > stream &&
-	 ! grep -q " > 3," stream &&
-	 sh -c "$(cat stream) -d ta.db < /dev/null" | grep -o "\"id\":\"[a-z0-9]*\"" | tr -d "\"" | tr "\n" " " > got &&
+	'prior tp.db "rock songs" > got && test "$(cat got)" = "id:m1 id:z1 id:k1 " &&
+	 prior ta.db "rock songs" > got && ! grep -q " > 3," stream &&
 	 test "$(cat got)" = "id:k1 id:m1 id:z1 "'
 
 done_testing
