@@ -252,6 +252,46 @@ load_tagcol(struct rec_kb *kb, const char *col, int list)
 	rec_buf_free(&n);
 }
 
+/* the values of group ("a|b") column tc holds, folded, into out (with
+ * common, only those on 0.5% of the items or more); how many */
+static size_t
+cat_values(const struct rec_kb *kb, const struct rec_tagcol *tc,
+    const char *group, int common, struct rec_strs *out)
+{
+	struct rec_buf f = {0};
+	char *copy = xstrdup(group), *tok, *save = NULL;
+	size_t k;
+
+	rec_strs_free(out);
+	for (tok = strtok_r(copy, "|", &save); tok;
+	    tok = strtok_r(NULL, "|", &save)) {
+		rec_buf_reset(&f);
+		rec_norm(&f, tok, strlen(tok));
+		k = f.len ? rec_hash_get(&tc->val, f.data, f.len) : (size_t)-1;
+		if (k != (size_t)-1 && (!common || (double)tc->count[k] * 200 >=
+		    (double)kb->nitems))
+			rec_strs_add(out, f.data);
+	}
+	free(copy);
+	rec_buf_free(&f);
+	return out->n;
+}
+
+/* appends has("col", 'v', ...) of column tc for the values v */
+static void
+has_sql(const struct rec_tagcol *tc, const struct rec_strs *v,
+    struct rec_buf *b)
+{
+	size_t i;
+
+	rec_buf_printf(b, "has(\"%s\"", tc->name);
+	for (i = 0; i < v->n; i++) {
+		rec_buf_adds(b, ", ");
+		rec_buf_sql(b, v->v[i]);
+	}
+	rec_buf_addc(b, ')');
+}
+
 /* appends the position of the categories of group (a|b) in the ranked
  * list columns that hold them, the least of those (99 for none), or
  * nothing when no ranked column holds one */
@@ -259,37 +299,20 @@ void
 rec_kb_cat_pos_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b)
 {
-	struct rec_buf f = {0};
+	struct rec_strs v = {0};
 	size_t i, n = 0;
 
-	for (i = 0; i < kb->ntc; i++) {
-		const struct rec_tagcol *tc = &kb->tc[i];
-		char *copy = xstrdup(group), *tok, *save = NULL;
-		size_t m = 0;
-		if (!tc->ranked) {
-			free(copy);
-			continue;
+	for (i = 0; i < kb->ntc; i++)
+		if (kb->tc[i].ranked && cat_values(kb, &kb->tc[i], group, 0,
+		    &v)) {
+			rec_buf_adds(b, n++ ? ", coalesce(nullif(" :
+			    "min(99, coalesce(nullif(");
+			has_sql(&kb->tc[i], &v, b);
+			rec_buf_adds(b, ", 0), 99)");
 		}
-		for (tok = strtok_r(copy, "|", &save); tok;
-		    tok = strtok_r(NULL, "|", &save)) {
-			rec_buf_reset(&f);
-			rec_norm(&f, tok, strlen(tok));
-			if (!f.len || rec_hash_get(&tc->val, f.data, f.len) ==
-			    (size_t)-1)
-				continue;
-			if (!m++)
-				rec_buf_printf(b, "%scoalesce(nullif(has(\"%s\"",
-				    n++ ? ", " : "min(99, ", tc->name);
-			rec_buf_adds(b, ", ");
-			rec_buf_sql(b, f.data);
-		}
-		if (m)
-			rec_buf_adds(b, "), 0), 99)");
-		free(copy);
-	}
 	if (n)
 		rec_buf_addc(b, ')');
-	rec_buf_free(&f);
+	rec_strs_free(&v);
 }
 
 int
@@ -813,40 +836,21 @@ void
 rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b)
 {
-	struct rec_buf f = {0};
+	struct rec_strs v = {0};
 	size_t i, n = 0;
 
 	/* one has() per column, with every value of the group that
 	 * column holds as a category: the list is read once a row */
 	rec_buf_addc(b, '(');
-	for (i = 0; i < kb->ntc; i++) {
-		const struct rec_tagcol *tc = &kb->tc[i];
-		char *copy = xstrdup(group), *tok, *save = NULL;
-		size_t m = 0;
-		for (tok = strtok_r(copy, "|", &save); tok;
-		    tok = strtok_r(NULL, "|", &save)) {
-			size_t k;
-			rec_buf_reset(&f);
-			rec_norm(&f, tok, strlen(tok));
-			k = f.len ? rec_hash_get(&tc->val, f.data, f.len) :
-			    (size_t)-1;
-			if (k == (size_t)-1 || (double)tc->count[k] * 200 <
-			    (double)kb->nitems)
-				continue;
-			if (!m++)
-				rec_buf_printf(b, "%shas(\"%s\"", n++ ? " OR " :
-				    "", tc->name);
-			rec_buf_adds(b, ", ");
-			rec_buf_sql(b, f.data);
+	for (i = 0; i < kb->ntc; i++)
+		if (cat_values(kb, &kb->tc[i], group, 1, &v)) {
+			rec_buf_adds(b, n++ ? " OR " : "");
+			has_sql(&kb->tc[i], &v, b);
 		}
-		if (m)
-			rec_buf_addc(b, ')');
-		free(copy);
-	}
 	if (!n)
 		rec_buf_adds(b, "0");
 	rec_buf_addc(b, ')');
-	rec_buf_free(&f);
+	rec_strs_free(&v);
 }
 
 int
