@@ -256,6 +256,9 @@ int rec_strs_has(const struct rec_strs *s, const char *v, int icase);
 void rec_strs_free(struct rec_strs *s);
 /* adds every string of from to to (rec_strs_add) */
 void rec_strs_copy(struct rec_strs *to, const struct rec_strs *from);
+/* appends the SQL call fn("col", 'v1', 'v2', ...) of the values of v */
+void rec_strs_sql_call(struct rec_buf *b, const char *fn, const char *col,
+    const struct rec_strs *v);
 /* appends "key":[...] (json.c) */
 void rec_strs_json(struct rec_buf *b, const char *key,
     const struct rec_strs *s);

@@ -277,21 +277,6 @@ cat_values(const struct rec_kb *kb, const struct rec_tagcol *tc,
 	return out->n;
 }
 
-/* appends has("col", 'v', ...) of column tc for the values v */
-static void
-has_sql(const struct rec_tagcol *tc, const struct rec_strs *v,
-    struct rec_buf *b)
-{
-	size_t i;
-
-	rec_buf_printf(b, "has(\"%s\"", tc->name);
-	for (i = 0; i < v->n; i++) {
-		rec_buf_adds(b, ", ");
-		rec_buf_sql(b, v->v[i]);
-	}
-	rec_buf_addc(b, ')');
-}
-
 /* appends the position of the categories of group (a|b) in the ranked
  * list columns that hold them, the least of those (99 for none), or
  * nothing when no ranked column holds one */
@@ -307,7 +292,7 @@ rec_kb_cat_pos_sql(const struct rec_kb *kb, const char *group,
 		    &v)) {
 			rec_buf_adds(b, n++ ? ", coalesce(nullif(" :
 			    "min(99, coalesce(nullif(");
-			has_sql(&kb->tc[i], &v, b);
+			rec_strs_sql_call(b, "has", kb->tc[i].name, &v);
 			rec_buf_adds(b, ", 0), 99)");
 		}
 	if (n)
@@ -845,7 +830,7 @@ rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
 	for (i = 0; i < kb->ntc; i++)
 		if (cat_values(kb, &kb->tc[i], group, 1, &v)) {
 			rec_buf_adds(b, n++ ? " OR " : "");
-			has_sql(&kb->tc[i], &v, b);
+			rec_strs_sql_call(b, "has", kb->tc[i].name, &v);
 		}
 	if (!n)
 		rec_buf_adds(b, "0");

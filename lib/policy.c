@@ -253,14 +253,7 @@ weight(struct rec_stage *s, const char *src, double w)
 static void
 names_sql(struct rec_kb *kb, const struct rec_strs *names, struct rec_buf *b)
 {
-	size_t i;
-
-	rec_buf_printf(b, "names(\"%s\"", kb->c_creator);
-	for (i = 0; i < names->n; i++) {
-		rec_buf_adds(b, ", ");
-		rec_buf_sql(b, names->v[i]);
-	}
-	rec_buf_addc(b, ')');
+	rec_strs_sql_call(b, "names", kb->c_creator, names);
 }
 
 /* The order o spread over creators: the first two items of each
@@ -699,14 +692,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		/* one has() a column: its list read once a row */
 		for (i = 0; vals.n && i < kb->nc_tags; i++) {
-			size_t v;
-			rec_buf_printf(&topic, "%shas(\"%s\"", topic.len ?
-			    " OR " : "", kb->c_tags[i]);
-			for (v = 0; v < vals.n; v++) {
-				rec_buf_adds(&topic, ", ");
-				rec_buf_sql(&topic, vals.v[v]);
-			}
-			rec_buf_addc(&topic, ')');
+			rec_buf_adds(&topic, topic.len ? " OR " : "");
+			rec_strs_sql_call(&topic, "has", kb->c_tags[i], &vals);
 		}
 		rec_strs_free(&vals);
 	}

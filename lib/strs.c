@@ -70,3 +70,17 @@ rec_strs_from(struct rec_strs *s, const msgpack_object *o)
 			free(v);
 		}
 }
+
+void
+rec_strs_sql_call(struct rec_buf *b, const char *fn, const char *col,
+    const struct rec_strs *v)
+{
+	size_t i;
+
+	rec_buf_printf(b, "%s(\"%s\"", fn, col);
+	for (i = 0; i < v->n; i++) {
+		rec_buf_adds(b, ", ");
+		rec_buf_sql(b, v->v[i]);
+	}
+	rec_buf_addc(b, ')');
+}
