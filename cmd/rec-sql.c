@@ -496,7 +496,7 @@ main(int argc, char **argv)
 			rec_buf_printf(&sql, " ORDER BY %s", order);
 	} else
 		rec_buf_adds(&sql, argv[optind]);
-	db = rec_catalog_open(dbpath);
+	db = rec_catalog_open_guarded(dbpath);
 	rec_sql_functions(db);
 	if (!all && rec_stdin_is_pool())
 		load_pool();

@@ -73,6 +73,9 @@ const char *rec_table_get(const struct rec_table *t, size_t i);
 /* opens the catalog named by path, else REC_DB, read-only; dies with a
  * clear message when it is missing or not a rec catalog */
 sqlite3 *rec_catalog_open(const char *path);
+/* the same, for a connection another thread interrupts
+ * (rec_sql_readonly's watchdog), which needs its mutex */
+sqlite3 *rec_catalog_open_guarded(const char *path);
 const char *rec_catalog_path(const char *path);
 /* The catalog as a process holds it: opened once (read-only), its
  * columns by role, and the statements it has prepared, kept for the
