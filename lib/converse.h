@@ -182,6 +182,15 @@ void rec_kb_cat_pos_sql(const struct rec_kb *kb, const char *group,
 /* the index of the concept named name, or -1 */
 int rec_kb_concept(const struct rec_kb *kb, const char *name);
 
+/* tagsof.c: the tags a creator's items have most (at most max), as
+ * words for the tag fields, into words */
+void rec_kb_creator_tags(struct rec_kb *kb, const char *creator, size_t max,
+    struct rec_buf *words);
+/* the tag values the seeds have (at most max) into words, and into cats
+ * the categories of the complete columns they have ("action|sci-fi") */
+void rec_kb_seed_tags(struct rec_kb *kb, const struct rec_strs *seeds,
+    size_t max, struct rec_buf *words, struct rec_buf *cats);
+
 /* parse.c and link.c: the words of a message, folded, with what the
  * writing says of them */
 enum rec_link_mode {

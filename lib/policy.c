@@ -140,61 +140,6 @@ creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
 	rec_buf_free(&list);
 }
 
-/* The tags a creator's items have most, as words for the tag fields:
- * what "like X" means in this catalog's vocabulary. */
-static void
-creator_tags(struct rec_kb *kb, const char *creator, size_t max,
-    struct rec_buf *words)
-{
-	static const char what[] = "reading a creator's tags";
-	struct rec_buf sql = {0};
-	sqlite3_stmt *st;
-	size_t i, n = 0;
-
-	if (!kb->c_creator || !kb->nc_tags)
-		return;
-	/* the creator's items: the value as the catalog writes it (the
-	 * column's index), or when that has none, every value naming it
-	 * (names() over the whole column, once) */
-	rec_buf_printf(&sql, "WITH mine AS (SELECT rowid AS r FROM items WHERE "
-	    "\"%s\" = ?1), own AS (SELECT r FROM mine UNION ALL SELECT rowid "
-	    "FROM items WHERE NOT EXISTS (SELECT 1 FROM mine) AND "
-	    "names(\"%s\", ?1)) SELECT v, count(*) AS c FROM (", kb->c_creator,
-	    kb->c_creator);
-	for (i = 0; i < kb->nc_tags; i++) {
-		if (i)
-			rec_buf_adds(&sql, " UNION ALL ");
-		if (kb->c_tags_list[i])
-			rec_buf_printf(&sql, "SELECT j.value AS v FROM own, "
-			    "items, json_each(items.\"%s\") j WHERE "
-			    "items.rowid = own.r", kb->c_tags[i]);
-		else
-			rec_buf_printf(&sql, "SELECT \"%s\" AS v FROM own, items "
-			    "WHERE items.rowid = own.r AND v IS NOT NULL",
-			    kb->c_tags[i]);
-	}
-	rec_buf_printf(&sql, ") GROUP BY v ORDER BY c DESC, v LIMIT %zu",
-	    max * 3);
-	st = rec_catalog_prepare(kb->cat, sql.data, what);
-	sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
-	while (rec_catalog_step(kb->cat, st, what) && n < max) {
-		const char *v = (const char *)sqlite3_column_text(st, 0);
-		struct rec_buf f = {0};
-		rec_norm(&f, v, strlen(v));
-		/* a creator's own name as a tag says nothing new */
-		if (f.len && rec_hash_get(&kb->creator, f.data, f.len) ==
-		    (size_t)-1 && (!words->data || !strstr(words->data,
-		    f.data))) {
-			rec_buf_printf(words, "%s%s", words->len ? " " : "",
-			    f.data);
-			n++;
-		}
-		rec_buf_free(&f);
-	}
-	sqlite3_reset(st);
-	rec_buf_free(&sql);
-}
-
 /* the categories to keep to, as SQL, after the constraints in b */
 static void
 need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
@@ -207,15 +152,60 @@ need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
 	}
 }
 
-/* the tag words of a list of "facet:word" entries, into w */
-static void
-words_of_list(const struct rec_strs *s, struct rec_buf *w)
+/* whether word w[0..n) is a tag of a tenth of the items or more that
+ * neither a tag of s nor a concept in force names */
+static int
+broad_tag(const struct rec_kb *kb, const struct rec_intent *in,
+    const struct rec_strs *s, const char *w, size_t n)
 {
-	size_t i;
+	size_t i, k = rec_hash_get(&kb->tag, w, n);
 
+	if (k == (size_t)-1 || (double)kb->tagcount[k] * 10 <
+	    (double)kb->nitems)
+		return 0;
 	for (i = 0; i < s->n; i++) {
 		const char *v = rec_facet_split(s->v[i], NULL);
-		if (!w->data || !strstr(w->data, v))
+		if (strlen(v) == n && !memcmp(v, w, n))
+			return 0;
+	}
+	for (i = 0; i < in->concepts.n; i++)
+		if (strlen(in->concepts.v[i]) == n &&
+		    !memcmp(in->concepts.v[i], w, n))
+			return 0;
+	return 1;
+}
+
+/* whether w holds the word p[0..n) */
+static int
+has_word(const struct rec_buf *w, const char *p, size_t n)
+{
+	const char *q;
+
+	for (q = w->len ? w->data : ""; *q; q += strcspn(q, " "), q += !!*q)
+		if (strcspn(q, " ") == n && !memcmp(q, p, n))
+			return 1;
+	return 0;
+}
+
+/* the tag words of a list of "facet:word" entries, into w; with kb, a
+ * word of a longer tag after the first (the request's own) that is a
+ * broad tag ("rock" of "christian rock", "pop" of "afro pop") is left
+ * out: alone it matched the catalog's most popular rock for "gospel" */
+static void
+words_of_list(const struct rec_kb *kb, const struct rec_intent *in,
+    const struct rec_strs *s, struct rec_buf *w)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->n; i++) {
+		const char *v = rec_facet_split(s->v[i], NULL), *p;
+		if (kb && i && strchr(v, ' ')) {
+			for (p = v; *p; p += n + !!p[n])
+				if ((n = strcspn(p, " ")) && !broad_tag(kb, in,
+				    s, p, n) && !has_word(w, p, n))
+					rec_buf_printf(w, "%s%.*s", w->len ?
+					    " " : "", (int)n, p);
+		} else if (!w->data || !strstr(w->data, v))
 			rec_buf_printf(w, "%s%s", w->len ? " " : "", v);
 	}
 }
@@ -323,61 +313,6 @@ creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	    x.data, "-o", ord.data, (char *)NULL);
 	rec_buf_free(&x);
 	rec_buf_free(&ord);
-}
-
-/* The tag values the seeds have, as words for the tag fields (at most
- * max), and into cats the categories of the complete columns they
- * have ("action|sci-fi"): what "like X" means when X is an item. */
-static void
-seed_tags(struct rec_kb *kb, const struct rec_strs *seeds, size_t max,
-    struct rec_buf *words, struct rec_buf *cats)
-{
-	static const char what[] = "reading the tags of liked items";
-	struct rec_buf sql = {0}, f = {0};
-	size_t i, s, n = 0;
-
-	for (s = 0; s < seeds->n && s < 5; s++)
-		for (i = 0; i < kb->ntc; i++) {
-			const struct rec_tagcol *tc = &kb->tc[i];
-			sqlite3_stmt *st;
-			rec_buf_reset(&sql);
-			if (tc->list)
-				rec_buf_printf(&sql, "SELECT j.value FROM items, "
-				    "json_each(items.\"%s\") j WHERE items.id = ?",
-				    tc->name);
-			else
-				rec_buf_printf(&sql, "SELECT \"%s\" FROM items "
-				    "WHERE id = ? AND \"%s\" IS NOT NULL", tc->name,
-				    tc->name);
-			st = rec_catalog_prepare(kb->cat, sql.data, what);
-			sqlite3_bind_text(st, 1, seeds->v[s], -1, SQLITE_STATIC);
-			while (rec_catalog_step(kb->cat, st, what)) {
-				const char *v = (const char *)
-				    sqlite3_column_text(st, 0);
-				size_t k;
-				rec_buf_reset(&f);
-				rec_norm(&f, v ? v : "", v ? strlen(v) : 0);
-				if (!f.len || rec_hash_get(&kb->creator, f.data,
-				    f.len) != (size_t)-1)
-					continue;
-				k = rec_hash_get(&tc->val, f.data, f.len);
-				if (tc->cover >= 0.97 && k != (size_t)-1 &&
-				    (double)tc->count[k] * 200 >=
-				    (double)kb->nitems && (!cats->data ||
-				    !strstr(cats->data, f.data)))
-					rec_buf_printf(cats, "%s%s", cats->len ?
-					    "|" : "", f.data);
-				if (n < max && (!words->data ||
-				    !strstr(words->data, f.data))) {
-					rec_buf_printf(words, "%s%s", words->len ?
-					    " " : "", f.data);
-					n++;
-				}
-			}
-			sqlite3_reset(st);
-		}
-	rec_buf_free(&sql);
-	rec_buf_free(&f);
 }
 
 void
@@ -489,7 +424,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		 * categories preferred */
 		rec_buf_reset(&w);
 		rec_buf_reset(&seedcats);
-		seed_tags(kb, &in->liked_items, 12, &w, &seedcats);
+		rec_kb_seed_tags(kb, &in->liked_items, 12, &w, &seedcats);
 		for (i = 0; kb->c_creator && i < in->liked_items.n && i < 3;
 		    i++) {
 			char *cr = rec_catalog_field(kb->cat, kb->c_creator,
@@ -499,7 +434,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			free(cr);
 		}
 		for (i = 0; i < byc.n; i++)
-			creator_tags(kb, byc.v[i], 6, &w);
+			rec_kb_creator_tags(kb, byc.v[i], 6, &w);
 		if (w.len && kb->has_bm25)
 			tag_stage(kb, p, "liketags", "200", w.data);
 		rec_strs_free(&byc);
@@ -560,7 +495,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    "similar", "-S", kb->enc_space, "-k", "100", "-l",
 			    b.data, (char *)NULL);
 		rec_buf_reset(&w);
-		creator_tags(kb, in->similar.v[i], 8, &w);
+		rec_kb_creator_tags(kb, in->similar.v[i], 8, &w);
 		if (w.len && kb->has_bm25)
 			tag_stage(kb, p, "similar", "300", w.data);
 		similar = 1;
@@ -594,13 +529,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    &g : &m, in->tags.v[i]);
 		}
 		rec_buf_reset(&w);
-		words_of_list(&g, &w);
+		words_of_list(kb, in, &g, &w);
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "topic", "300", w.data);
 			genre = 1;
 		}
 		rec_buf_reset(&w);
-		words_of_list(&m, &w);
+		words_of_list(kb, in, &m, &w);
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "mood", "300", w.data);
 			mood = 1;
@@ -610,7 +545,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	if (in->themes.n && kb->has_bm25 && kb->c_title) {
 		rec_buf_reset(&w);
-		words_of_list(&in->themes, &w);
+		words_of_list(NULL, in, &in->themes, &w);
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "theme", "-f",
 		    kb->c_title, "-k", "100", "--", w.data, (char *)NULL);
 	}
@@ -618,7 +553,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->words.n && (kb->enc_space || (kb->text_space &&
 	    rec_llm_enabled()))) {
 		rec_buf_reset(&w);
-		words_of_list(&in->words, &w);
+		words_of_list(NULL, in, &in->words, &w);
 		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "meaning", "-S",
 		    kb->text_space && rec_llm_enabled() ? kb->text_space :
 		    kb->enc_space, "-k", "200", "-t", w.data, (char *)NULL);
@@ -628,7 +563,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * ("Kubrick" in "Stanley Kubrick") that no whole value matched */
 	if (in->words.n && kb->has_bm25 && kb->nc_tags) {
 		rec_buf_reset(&w);
-		words_of_list(&in->words, &w);
+		words_of_list(NULL, in, &in->words, &w);
 		tag_stage(kb, p, "words", "200", w.data);
 		wordtags = 1;
 	}

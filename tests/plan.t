@@ -328,4 +328,22 @@ test_ok 'a category first among an item'"'"'s top tags leads; not in lists sorte
 	 prior ta.db "rock songs" > got && ! grep -q " > 3," stream &&
 	 test "$(cat got)" = "id:k1 id:m1 id:z1 "'
 
+# a concept's tags after the first, searched as words: a word of one
+# that is itself a tag of a tenth of the catalog or more ("rock" of
+# "christian rock") is left out, else any rock song matches "gospel";
+# a tag of the request's own keeps its words
+for i in 1 2 3 4 5 6; do
+	printf '{"id":"r%s","title":"Rock %s","artist":"Band %s","listeners":900,"tags":["rock"]}\n' $i $i $i
+done > tg.jsonl
+printf '%s\n' '{"id":"g1","title":"Amen","artist":"Choir","listeners":5,"tags":["gospel"]}' \
+	'{"id":"c1","title":"Praise","artist":"Cross","listeners":5,"tags":["christian rock"]}' >> tg.jsonl &&
+	rec-import -d tg.db items -F jsonl -r title=title -r artist=creator -r listeners=popularity \
+	-r tags=tags tg.jsonl && rec-bm25 -d tg.db --index || exit 1
+test_ok 'a broad word of a concept'"'"'s narrower tag is not searched alone' \
+	'rec-plan -d tg.db "some gospel music" > out &&
+	 grep -q "rec-bm25 -e -s topic .* -- '"'"'gospel christian'"'"'" out &&
+	 REC_DB=tg.db sh -c "$(cat out)" > res && ! grep -q "\"id\":\"r" res &&
+	 grep -q "\"id\":\"g1\"" res && grep -q "\"id\":\"c1\"" res &&
+	 rec-plan -d tg.db "christian rock" | grep -q "rec-bm25 -e -s topic .* -- '"'"'gospel christian rock'"'"'"'
+
 done_testing
