@@ -215,6 +215,12 @@ void rec_words_free(struct rec_words *ws);
 /* how many words the phrase ("a b") has at i, unused, or 0 */
 size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);
+/* whether word i is w */
+int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
+/* words [i, i + n) joined into g; 0 if a rule used one, or they cross a
+ * clause */
+int rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
+    struct rec_buf *g);
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
     const char *const *ph);
@@ -222,6 +228,28 @@ int rec_words_clause_has(const struct rec_words *ws, size_t i,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
+/* evidence.c: what says words were meant as a name */
+enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
+/* a word of everyday speech: filler, a word of the lexicon, or a word
+ * of a common tag value; a name of such words needs more evidence */
+int rec_link_common(const struct rec_kb *kb, const char *w);
+/* a cue before word i: "by X", "like X", "listen to X" */
+int rec_link_cued(const struct rec_words *ws, size_t i);
+/* every word of [i, i + n) that counts written with a capital; *quoted:
+ * all of them inside quotes */
+int rec_link_all_cap(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, size_t n, int *quoted);
+/* how many words of [i, i + n) are not everyday words */
+size_t rec_link_rare(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, size_t n);
+/* whether [i, i + n) is all the message says besides filler (content:
+ * the message's words that are not filler) */
+int rec_link_whole(const struct rec_words *ws, size_t i, size_t n,
+    size_t content);
+/* the evidence for [i, i + n) as a name of kind: 2 strong (quotes,
+ * capitals, a cue, rare words, the whole message), 1 weak, 0 none */
+int rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, size_t n, int kind, size_t content);
 /* whether word i is inside a title or creator of two words or more
  * said with strong evidence ("like Slow Dance"): not a word of meaning */
 int rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,

@@ -19,156 +19,13 @@
 static int
 at(const struct rec_words *ws, size_t i, const char *w)
 {
-	return i < ws->n && !strcmp(ws->w[i], w);
+	return rec_words_at(ws, i, w);
 }
 
-/* words [i, i + n) joined into g; 0 if a rule used one, or they cross a
- * clause */
 static int
 ngram(const struct rec_words *ws, size_t i, size_t n, struct rec_buf *g)
 {
-	size_t j;
-
-	if (i + n > ws->n)
-		return 0;
-	for (j = 0; j < n; j++)
-		if (ws->used[i + j] || ws->clause[i + j] != ws->clause[i])
-			return 0;
-	rec_buf_reset(g);
-	for (j = 0; j < n; j++)
-		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
-	return 1;
-}
-
-/* a word of everyday speech: filler, a word of the lexicon, or a word of
- * a common tag value ("rock", "chill"); a name made only of such words
- * needs more evidence than its spelling */
-static int
-common(const struct rec_kb *kb, const char *w)
-{
-	size_t c, k;
-	const char *p;
-
-	if (rec_lex_filler(w) || rec_lex_negation(w) || strlen(w) < 3)
-		return 1;
-	for (c = 0; rec_concepts[c].name; c++) {
-		size_t n = strlen(w);
-		for (p = rec_concepts[c].words; (p = strstr(p, w)); p += n)
-			if ((p == rec_concepts[c].words || p[-1] == '|' ||
-			    p[-1] == ' ') && (p[n] == 0 || p[n] == '|' ||
-			    p[n] == ' '))
-				return 1;
-	}
-	k = rec_hash_get(&kb->tag, w, strlen(w));
-	return k != (size_t)-1 && (double)kb->tagcount[k] * 200 >=
-	    (double)kb->nitems;
-}
-
-/* the evidence that words [i, i + n) were meant as a name */
-static int
-cued_before(const struct rec_words *ws, size_t i)
-{
-	static const char *const cue[] = { "by", "from", "like", "than", "as",
-	    "called", "titled", "named", "artist", "band", "singer", "song",
-	    "track", "movie", "film", "album", "seen", "watched", "heard",
-	    "loved", "liked", "love", "enjoyed", "play", "add", "about",
-	    "de", "par", "von", "como", "comme", "wie", NULL };
-	size_t k;
-
-	if (i == 0)
-		return 0;
-	for (k = 0; cue[k]; k++)
-		if (at(ws, i - 1, cue[k]))
-			return 1;
-	return at(ws, i - 1, "to") && i > 1 && (at(ws, i - 2, "similar") ||
-	    at(ws, i - 2, "listen") || at(ws, i - 2, "listening"));
-}
-
-static int
-cued_after(const struct rec_words *ws, size_t j)
-{
-	return at(ws, j, "songs") || at(ws, j, "song") || at(ws, j, "tracks") ||
-	    at(ws, j, "music") || at(ws, j, "albums") || at(ws, j, "stuff") ||
-	    at(ws, j, "fan") || at(ws, j, "fans") ||
-	    at(ws, j, "was") || at(ws, j, "is");
-}
-
-/* whether every word of the span that counts was written with a
- * capital ("Lord of the Rings"); a capital at a sentence's start counts
- * only on a rare word ("Inception was boring", not "Rock songs") */
-static int
-all_cap(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    size_t n, int *quoted)
-{
-	size_t j, caps = 0, content = 0;
-
-	*quoted = 1;
-	for (j = i; j < i + n; j++) {
-		*quoted &= ws->quoted[j];
-		if (rec_lex_filler(ws->w[j]) && j > i)
-			continue;
-		content++;
-		caps += ws->cap[j] == 1 || (ws->cap[j] == 2 && (n > 1 ||
-		    !common(kb, ws->w[j]))) || isdigit((unsigned char)
-		    ws->w[j][0]);
-	}
-	return content && caps == content;
-}
-
-/* how many words of the span are not everyday words */
-static size_t
-rare_words(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    size_t n)
-{
-	size_t j, r = 0;
-
-	for (j = i; j < i + n; j++)
-		r += !common(kb, ws->w[j]);
-	return r;
-}
-
-/* whether the span is all the message says (besides filler): the
- * message is the name.  content: the message's words that are not
- * filler; more than the span has, and the answer is no without a scan
- * (a scan per span made a long message quadratic) */
-static int
-whole(const struct rec_words *ws, size_t i, size_t n, size_t content)
-{
-	size_t j;
-
-	if (content > n)
-		return 0;
-	for (j = 0; j < ws->n; j++)
-		if ((j < i || j >= i + n) && (!rec_lex_filler(ws->w[j]) ||
-		    ws->used[j]))
-			return 0;
-	return 1;
-}
-
-enum { NAME_CREATOR, NAME_TITLE };
-
-/* whether word i is (part of) a creator's name of up to three words */
-static int
-creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
-{
-	struct rec_buf g = {0};
-	size_t m, j, from;
-	int found = 0;
-
-	for (m = 1; m <= 3 && !found; m++)
-		for (from = i + 1 >= m ? i + 1 - m : 0; from <= i && !found;
-		    from++) {
-			if (from + m > ws->n)
-				break;
-			rec_buf_reset(&g);
-			for (j = 0; j < m; j++)
-				rec_buf_printf(&g, "%s%s", j ? " " : "",
-				    ws->w[from + j]);
-			found = rec_hash_get(&kb->creator, g.data, g.len) !=
-			    (size_t)-1 && strlen(g.data) >= 5;
-		}
-	rec_buf_free(&g);
-	return found;
+	return rec_words_ngram(ws, i, n, g);
 }
 
 /* the longest span at i (six words at most) that h holds, with its
@@ -219,100 +76,6 @@ inside_name(const struct rec_words *ws, size_t i, size_t n)
 		if (!ws->cap[i] || rec_lex_filler(ws->w[i]))
 			return 0;
 	return z - a > n;
-}
-
-/* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
- * rare name of two words, the whole message), 1 weak, 0 none. */
-static int
-evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    size_t n, int kind, size_t content)
-{
-	int quoted, cap = all_cap(kb, ws, i, n, &quoted);
-	size_t rare = rare_words(kb, ws, i, n), len = 0, j;
-
-	for (j = i; j < i + n; j++)
-		len += strlen(ws->w[j]) + (j > i);
-	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
-	 * quotes or a cue */
-	for (j = i; j < i + n && rec_lex_filler(ws->w[j]); j++)
-		;
-	if (j == i + n && !quoted)
-		/* after a verb ("add a little bit of"), written as a
-		 * name too; "something more like X" is no name */
-		return cued_before(ws, i) && !at(ws, i + n, "like") ? n > 1 &&
-		    (cap || !at(ws, i - 1, "add")) ? 2 : 1 : 0;
-	if (quoted || (whole(ws, i, n, content) && (rare || n > 1)))
-		return 2;
-	/* "songs from the legend himself": "from" and "by" name a
-	 * creator or an album; a title after them needs capitals or
-	 * rare words */
-	if (kind == NAME_TITLE && i > 0 && (at(ws, i - 1, "from") ||
-	    at(ws, i - 1, "by")) && !cap && rare < n)
-		return 0;
-	if (cued_before(ws, i) || (kind == NAME_CREATOR && (cued_after(ws,
-	    i + n) || (i > 0 && at(ws, i - 1, "of")))) ||
-	    (ws->mode[i] != REC_LINK_ASK && (at(ws, i + n, "was") ||
-	    at(ws, i + n, "is"))))
-		return rare || cap || n > 1 ? 2 : 1;
-	if (cap && (n > 1 || len >= 4))
-		/* one capitalised word is more often a person ("Bruce
-		 * Willis", "Paul") than a title named without a cue */
-		return (rare || n > 1) && (n > 1 || kind == NAME_CREATOR) ?
-		    2 : 1;
-	if (kind == NAME_CREATOR) {
-		/* "with my friends": one word after a possessive is a
-		 * thing of theirs, not a name */
-		if (n == 1 && i > 0 && (at(ws, i - 1, "my") || at(ws, i - 1,
-		    "our") || at(ws, i - 1, "your") || at(ws, i - 1, "his") ||
-		    at(ws, i - 1, "her") || at(ws, i - 1, "their")))
-			return 0;
-		/* "they might be giants": a long name, all of it; "karol
-		 * g": a rare first word and a letter */
-		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
-		    !common(kb, ws->w[i]) && strlen(ws->w[i]) >= 5 &&
-		    strlen(ws->w[i + 1]) == 1) || (n == 2 && rare >= 1 &&
-		    len >= 10))
-			return 2;
-		/* "daft punk", "eminem": rare words; one short word, or
-		 * a name of some rare words, only next to another name
-		 * ("muse and queen", "dr dre and 50 cent") */
-		if (rare == n && (n > 1 || len >= 5))
-			return 2;
-		if (rare && (rare == n || n > 1) && ((at(ws, i + n, "and") &&
-		    creator_at(kb, ws, i + n + 1)) || (i >= 2 && at(ws, i - 1,
-		    "and") && creator_at(kb, ws, i - 2))))
-			return 2;
-		return 0;
-	}
-	/* a lowercase title: long, rare and of several words */
-	return n >= 3 && rare >= 2 && len >= 12 ? 2 : 0;
-}
-
-int
-rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
-    size_t i)
-{
-	struct rec_buf g = {0};
-	size_t n, s, content = 0, j;
-	int hit = 0;
-
-	for (j = 0; j < ws->n; j++)
-		content += !rec_lex_filler(ws->w[j]);
-	for (n = 8; n >= 2 && !hit; n--)
-		for (s = i + 1 >= n ? i + 1 - n : 0; s <= i && !hit; s++) {
-			if (!ngram(ws, s, n, &g))
-				continue;
-			if (rec_hash_get(&kb->title, g.data, g.len) !=
-			    (size_t)-1 && evidence(kb, ws, s, n, NAME_TITLE,
-			    content) == 2)
-				hit = 1;
-			else if (rec_hash_get(&kb->creator, g.data, g.len) !=
-			    (size_t)-1 && evidence(kb, ws, s, n, NAME_CREATOR,
-			    content) == 2)
-				hit = 1;
-		}
-	rec_buf_free(&g);
-	return hit;
 }
 
 /* whether the message asks for others than the names ("what else?",
@@ -388,7 +151,7 @@ asked_for(const struct rec_words *ws, size_t i, size_t n, size_t content)
 	    NULL };
 	size_t j, k;
 
-	if (whole(ws, i, n, content))
+	if (rec_link_whole(ws, i, n, content))
 		return 1;
 	for (j = i > 4 ? i - 4 : 0; j < i; j++)
 		for (k = 0; verb[k]; k++)
@@ -489,17 +252,17 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
     size_t content, struct rec_intent *in)
 {
 	struct rec_buf g = {0};
-	int quoted, strong = cued_before(ws, i) || all_cap(kb, ws, i, n,
+	int quoted, strong = rec_link_cued(ws, i) || rec_link_all_cap(kb, ws, i, n,
 	    &quoted);
 	size_t k;
 
-	size_t rare = rare_words(kb, ws, i, n);
+	size_t rare = rec_link_rare(kb, ws, i, n);
 
 	/* every word rare, or one common word inside a name of three
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
 	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
-	    ((rare + 1 >= n && !common(kb, ws->w[i]) && !common(kb,
+	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) && !rec_link_common(kb,
 	    ws->w[i + n - 1])) || (strong && !quoted && rare)))) ||
 	    (!strong && n == 1)) {
 		rec_buf_free(&g);
@@ -801,20 +564,20 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    rec_kb_tag_stem(kb, g.data, &stem))
 				tg = rec_hash_get(&kb->tag, stem.data, stem.len);
 			if (ck != (size_t)-1)
-				ce = evidence(kb, ws, i, n, NAME_CREATOR,
+				ce = rec_link_evidence(kb, ws, i, n, REC_NAME_CREATOR,
 				    content);
 			/* one word for a longer name needs a capital or a
 			 * cue when it is short ("heavy" for The Heavy, "doja"
 			 * for Doja Cat) or a word of the tag vocabulary
 			 * ("salsa" for You Salsa: the tag) */
 			if (ce == 2 && n == 1 && !ws->cap[i] &&
-			    !cued_before(ws, i) && ((g.len < 6 &&
+			    !rec_link_cued(ws, i) && ((g.len < 6 &&
 			    !strncasecmp(kb->cname[ck], "the ", 4)) ||
 			    ((g.len < 5 || tg != (size_t)-1) &&
 			    !is_name(kb->cname[ck], g.data))))
 				ce = 1;
 			if (tk != (size_t)-1)
-				te = evidence(kb, ws, i, n, NAME_TITLE,
+				te = rec_link_evidence(kb, ws, i, n, REC_NAME_TITLE,
 				    content);
 			/* one word of a longer name written with capitals */
 			if (n == 1 && inside_name(ws, i, n) && !ws->quoted[i]) {
@@ -825,7 +588,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			 * the words are clearly meant as a name: left for the
 			 * concepts and the tags below */
 			if (tg != (size_t)-1 && (double)kb->tagcount[tg] * 200 >=
-			    (double)kb->nitems && !(ce == 2 && cued_before(ws,
+			    (double)kb->nitems && !(ce == 2 && rec_link_cued(ws,
 			    i)))
 				continue;
 			if (ce == 2 && ce >= te) {

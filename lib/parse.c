@@ -20,7 +20,7 @@
 static int
 at(const struct rec_words *ws, size_t i, const char *w)
 {
-	return i < ws->n && !strcmp(ws->w[i], w);
+	return rec_words_at(ws, i, w);
 }
 
 static void

@@ -280,3 +280,26 @@ rec_words_clause_has(const struct rec_words *ws, size_t i,
 					return 1;
 	return 0;
 }
+
+int
+rec_words_at(const struct rec_words *ws, size_t i, const char *w)
+{
+	return i < ws->n && !strcmp(ws->w[i], w);
+}
+
+int
+rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
+    struct rec_buf *g)
+{
+	size_t j;
+
+	if (i + n > ws->n)
+		return 0;
+	for (j = 0; j < n; j++)
+		if (ws->used[i + j] || ws->clause[i + j] != ws->clause[i])
+			return 0;
+	rec_buf_reset(g);
+	for (j = 0; j < n; j++)
+		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
+	return 1;
+}

@@ -1,0 +1,248 @@
+/*
+ * evidence.c: whether words of a message were meant as a name (a
+ * creator or a title): cues, capitals, quotes, rare words, the whole
+ * message.  link.c links what this lets through.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+/* a word of everyday speech: filler, a word of the lexicon, or a word of
+ * a common tag value ("rock", "chill"); a name made only of such words
+ * needs more evidence than its spelling */
+int
+rec_link_common(const struct rec_kb *kb, const char *w)
+{
+	size_t c, k;
+	const char *p;
+
+	if (rec_lex_filler(w) || rec_lex_negation(w) || strlen(w) < 3)
+		return 1;
+	for (c = 0; rec_concepts[c].name; c++) {
+		size_t n = strlen(w);
+		for (p = rec_concepts[c].words; (p = strstr(p, w)); p += n)
+			if ((p == rec_concepts[c].words || p[-1] == '|' ||
+			    p[-1] == ' ') && (p[n] == 0 || p[n] == '|' ||
+			    p[n] == ' '))
+				return 1;
+	}
+	k = rec_hash_get(&kb->tag, w, strlen(w));
+	return k != (size_t)-1 && (double)kb->tagcount[k] * 200 >=
+	    (double)kb->nitems;
+}
+
+/* the evidence that words [i, i + n) were meant as a name */
+int
+rec_link_cued(const struct rec_words *ws, size_t i)
+{
+	static const char *const cue[] = { "by", "from", "like", "than", "as",
+	    "called", "titled", "named", "artist", "band", "singer", "song",
+	    "track", "movie", "film", "album", "seen", "watched", "heard",
+	    "loved", "liked", "love", "enjoyed", "play", "add", "about",
+	    "de", "par", "von", "como", "comme", "wie", NULL };
+	size_t k;
+
+	if (i == 0)
+		return 0;
+	for (k = 0; cue[k]; k++)
+		if (rec_words_at(ws, i - 1, cue[k]))
+			return 1;
+	if (i < 2 || !rec_words_at(ws, i - 1, "to"))
+		return 0;
+	return rec_words_at(ws, i - 2, "similar") ||
+	    rec_words_at(ws, i - 2, "listen") ||
+	    rec_words_at(ws, i - 2, "listening");
+}
+
+static int
+cued_after(const struct rec_words *ws, size_t j)
+{
+	static const char *const cue[] = { "songs", "song", "tracks", "music",
+	    "albums", "stuff", "fan", "fans", "was", "is", NULL };
+	size_t k;
+
+	for (k = 0; cue[k]; k++)
+		if (rec_words_at(ws, j, cue[k]))
+			return 1;
+	return 0;
+}
+
+/* whether every word of the span that counts was written with a
+ * capital ("Lord of the Rings"); a capital at a sentence's start counts
+ * only on a rare word ("Inception was boring", not "Rock songs") */
+int
+rec_link_all_cap(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n, int *quoted)
+{
+	size_t j, caps = 0, content = 0;
+
+	*quoted = 1;
+	for (j = i; j < i + n; j++) {
+		*quoted &= ws->quoted[j];
+		if (rec_lex_filler(ws->w[j]) && j > i)
+			continue;
+		content++;
+		caps += ws->cap[j] == 1 || (ws->cap[j] == 2 && (n > 1 ||
+		    !rec_link_common(kb, ws->w[j]))) || isdigit((unsigned char)
+		    ws->w[j][0]);
+	}
+	return content && caps == content;
+}
+
+/* how many words of the span are not everyday words */
+size_t
+rec_link_rare(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n)
+{
+	size_t j, r = 0;
+
+	for (j = i; j < i + n; j++)
+		r += !rec_link_common(kb, ws->w[j]);
+	return r;
+}
+
+/* whether the span is all the message says (besides filler): the
+ * message is the name.  content: the message's words that are not
+ * filler; more than the span has, and the answer is no without a scan
+ * (a scan per span made a long message quadratic) */
+int
+rec_link_whole(const struct rec_words *ws, size_t i, size_t n, size_t content)
+{
+	size_t j;
+
+	if (content > n)
+		return 0;
+	for (j = 0; j < ws->n; j++)
+		if ((j < i || j >= i + n) && (!rec_lex_filler(ws->w[j]) ||
+		    ws->used[j]))
+			return 0;
+	return 1;
+}
+
+
+/* whether word i is (part of) a creator's name of up to three words */
+static int
+creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
+{
+	struct rec_buf g = {0};
+	size_t m, j, from;
+	int found = 0;
+
+	for (m = 1; m <= 3 && !found; m++)
+		for (from = i + 1 >= m ? i + 1 - m : 0; from <= i && !found;
+		    from++) {
+			if (from + m > ws->n)
+				break;
+			rec_buf_reset(&g);
+			for (j = 0; j < m; j++)
+				rec_buf_printf(&g, "%s%s", j ? " " : "",
+				    ws->w[from + j]);
+			found = rec_hash_get(&kb->creator, g.data, g.len) !=
+			    (size_t)-1 && strlen(g.data) >= 5;
+		}
+	rec_buf_free(&g);
+	return found;
+}
+
+static int
+possessive(const char *w)
+{
+	return !strcmp(w, "my") || !strcmp(w, "our") || !strcmp(w, "your") ||
+	    !strcmp(w, "his") || !strcmp(w, "her") || !strcmp(w, "their");
+}
+
+/* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
+ * rare name of two words, the whole message), 1 weak, 0 none. */
+int
+rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n, int kind, size_t content)
+{
+	int quoted, cap = rec_link_all_cap(kb, ws, i, n, &quoted);
+	size_t rare = rec_link_rare(kb, ws, i, n), len = 0, j;
+
+	for (j = i; j < i + n; j++)
+		len += strlen(ws->w[j]) + (j > i);
+	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
+	 * quotes or a cue */
+	for (j = i; j < i + n && rec_lex_filler(ws->w[j]); j++)
+		;
+	if (j == i + n && !quoted)
+		/* after a verb ("add a little bit of"), written as a
+		 * name too; "something more like X" is no name */
+		return rec_link_cued(ws, i) && !rec_words_at(ws, i + n,
+		    "like") ? n > 1 && (cap || !rec_words_at(ws, i - 1,
+		    "add")) ? 2 : 1 : 0;
+	if (quoted || (rec_link_whole(ws, i, n, content) && (rare || n > 1)))
+		return 2;
+	/* "songs from the legend himself": "from" and "by" name a
+	 * creator or an album; a title after them needs capitals or
+	 * rare words */
+	if (kind == REC_NAME_TITLE && i > 0 && (rec_words_at(ws, i - 1, "from") ||
+	    rec_words_at(ws, i - 1, "by")) && !cap && rare < n)
+		return 0;
+	if (rec_link_cued(ws, i) || (kind == REC_NAME_CREATOR && (cued_after(ws,
+	    i + n) || (i > 0 && rec_words_at(ws, i - 1, "of")))) ||
+	    (ws->mode[i] != REC_LINK_ASK && (rec_words_at(ws, i + n, "was") ||
+	    rec_words_at(ws, i + n, "is"))))
+		return rare || cap || n > 1 ? 2 : 1;
+	if (cap && (n > 1 || len >= 4))
+		/* one capitalised word is more often a person ("Bruce
+		 * Willis", "Paul") than a title named without a cue */
+		return (rare || n > 1) && (n > 1 || kind == REC_NAME_CREATOR) ?
+		    2 : 1;
+	if (kind == REC_NAME_CREATOR) {
+		/* "with my friends": one word after a possessive is a
+		 * thing of theirs, not a name */
+		if (n == 1 && i > 0 && possessive(ws->w[i - 1]))
+			return 0;
+		/* "they might be giants": a long name, all of it; "karol
+		 * g": a rare first word and a letter */
+		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
+		    !rec_link_common(kb, ws->w[i]) && strlen(ws->w[i]) >= 5 &&
+		    strlen(ws->w[i + 1]) == 1) || (n == 2 && rare >= 1 &&
+		    len >= 10))
+			return 2;
+		/* "daft punk", "eminem": rare words; one short word, or
+		 * a name of some rare words, only next to another name
+		 * ("muse and queen", "dr dre and 50 cent") */
+		if (rare == n && (n > 1 || len >= 5))
+			return 2;
+		if (rare && (rare == n || n > 1) && ((rec_words_at(ws, i + n,
+		    "and") && creator_at(kb, ws, i + n + 1)) || (i >= 2 &&
+		    rec_words_at(ws, i - 1, "and") && creator_at(kb, ws,
+		    i - 2))))
+			return 2;
+		return 0;
+	}
+	/* a lowercase title: long, rare and of several words */
+	return n >= 3 && rare >= 2 && len >= 12 ? 2 : 0;
+}
+
+int
+rec_link_name_at(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i)
+{
+	struct rec_buf g = {0};
+	size_t n, s, content = 0, j;
+	int hit = 0;
+
+	for (j = 0; j < ws->n; j++)
+		content += !rec_lex_filler(ws->w[j]);
+	for (n = 8; n >= 2 && !hit; n--)
+		for (s = i + 1 >= n ? i + 1 - n : 0; s <= i && !hit; s++) {
+			if (!rec_words_ngram(ws, s, n, &g))
+				continue;
+			if (rec_hash_get(&kb->title, g.data, g.len) !=
+			    (size_t)-1 && rec_link_evidence(kb, ws, s, n,
+			    REC_NAME_TITLE, content) == 2)
+				hit = 1;
+			else if (rec_hash_get(&kb->creator, g.data, g.len) !=
+			    (size_t)-1 && rec_link_evidence(kb, ws, s, n,
+			    REC_NAME_CREATOR, content) == 2)
+				hit = 1;
+		}
+	rec_buf_free(&g);
+	return hit;
+}
