@@ -34,6 +34,39 @@ rec_link_common(const struct rec_kb *kb, const char *w)
 }
 
 /* the evidence that words [i, i + n) were meant as a name */
+static int
+preposition(const char *w)
+{
+	static const char *const p[] = { "at", "in", "on", "while", "when",
+	    "during", "before", "after", "with", "for", NULL };
+	size_t k;
+
+	for (k = 0; p[k]; k++)
+		if (!strcmp(w, p[k]))
+			return 1;
+	return 0;
+}
+
+/* a purpose before word i in its clause ("a playlist for a sunny day",
+ * "songs for when I am in the shower"): what follows is an occasion,
+ * not a name, though it be all the message says */
+static int
+purpose(const struct rec_words *ws, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (ws->clause[j] == ws->clause[i] && (rec_words_at(ws, j,
+		    "for") || rec_words_at(ws, j, "while") ||
+		    rec_words_at(ws, j, "during")) && !(j > 0 &&
+		    (rec_words_at(ws, j - 1, "looking") ||
+		    rec_words_at(ws, j - 1, "searching") ||
+		    rec_words_at(ws, j - 1, "ask") ||
+		    rec_words_at(ws, j - 1, "asking"))))
+			return 1;
+	return 0;
+}
+
 int
 rec_link_cued(const struct rec_words *ws, size_t i)
 {
@@ -49,7 +82,10 @@ rec_link_cued(const struct rec_words *ws, size_t i)
 	for (k = 0; cue[k]; k++)
 		if (rec_words_at(ws, i - 1, cue[k]))
 			return 1;
-	if (i < 2 || !rec_words_at(ws, i - 1, "to"))
+	/* "to listen to at night": a time or a place, not a name (but
+	 * "listen to At Night") */
+	if (i < 2 || !rec_words_at(ws, i - 1, "to") ||
+	    (preposition(ws->w[i]) && !ws->cap[i]))
 		return 0;
 	return rec_words_at(ws, i - 2, "similar") ||
 	    rec_words_at(ws, i - 2, "listen") ||
@@ -174,7 +210,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return rec_link_cued(ws, i) && !rec_words_at(ws, i + n,
 		    "like") ? n > 1 && (cap || !rec_words_at(ws, i - 1,
 		    "add")) ? 2 : 1 : 0;
-	if (quoted || (rec_link_whole(ws, i, n, content) && (rare || n > 1)))
+	if (quoted || (rec_link_whole(ws, i, n, content) && (rare || n > 1) &&
+	    !purpose(ws, i)))
 		return 2;
 	/* "songs from the legend himself": "from" and "by" name a
 	 * creator or an album; a title after them needs capitals or

@@ -28,6 +28,31 @@ ngram(const struct rec_words *ws, size_t i, size_t n, struct rec_buf *g)
 	return rec_words_ngram(ws, i, n, g);
 }
 
+/* whether [i, i + n) is part of a common tag value of up to three
+ * words ("wave" of "new wave"), or one with a word like "music" after
+ * it ("jazz music"): the topic, not a name */
+static int
+in_tag(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n)
+{
+	struct rec_buf g = {0};
+	size_t m, s, k = (size_t)-1;
+
+	for (m = n; m <= 3 && k == (size_t)-1; m++)
+		for (s = i + n >= m ? i + n - m : 0; s <= i && k == (size_t)-1;
+		    s++) {
+			size_t len = m - (s + m - 1 > i && (at(ws, s + m - 1,
+			    "music") || at(ws, s + m - 1, "songs")));
+			if ((m > n || len < m) && len && ngram(ws, s, len, &g))
+				k = rec_hash_get(&kb->tag, g.data, g.len);
+			if (k != (size_t)-1 && (double)kb->tagcount[k] * 200 <
+			    (double)kb->nitems)
+				k = (size_t)-1;
+		}
+	rec_buf_free(&g);
+	return k != (size_t)-1;
+}
+
 /* the longest span at i (six words at most) that h holds, with its
  * words in g; 0 for none */
 static size_t
@@ -587,9 +612,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
 			 * concepts and the tags below */
-			if (tg != (size_t)-1 && (double)kb->tagcount[tg] * 200 >=
-			    (double)kb->nitems && !(ce == 2 && rec_link_cued(ws,
-			    i)))
+			if (((tg != (size_t)-1 && (double)kb->tagcount[tg] *
+			    200 >= (double)kb->nitems) || in_tag(kb, ws, i,
+			    n)) && !(ce == 2 && rec_link_cued(ws, i)) &&
+			    !ws->quoted[i])
 				continue;
 			if (ce == 2 && ce >= te) {
 				add_creator(kb, ws, i, in, ck);

@@ -355,4 +355,26 @@ test_ok 'and not the creator of that name, unless cued: "something folky", "song
 	 grep -q "^tags:\[\"genre:folk\"\]" out &&
 	 intent likeness.db "songs by folky" | grep -q "^liked_creators:\[\"Folky\"\]"'
 
+# an occasion, a genre of two words, a genre and "music": not titles
+# though the catalog has songs so named and the message says nothing else
+printf "%s\n" id,title,artist,genre "s1,Sunny Day,Sun Band,pop" "w1,Wave,Sea Band,pop" \
+	"w2,Blue Monday,Order,new wave" "w3,Tainted Love,Soft Cell,new wave" "j1,Jazz Music,Lounge Act,pop" \
+	"j2,So What,Miles,jazz" "j3,Take Five,Dave,jazz" "n1,At Night,Night Band,pop" > occasion.csv &&
+	rec-import -d occasion.db items -r title=title -r artist=creator -l genre occasion.csv || exit 1
+o() { intent occasion.db "$@"; }
+test_ok 'a purpose is no title: "a playlist for a sunny day", but "sunny day" alone is' \
+	'o "I want a playlist for a sunny day" | grep -q "^{\"liked_items\":\[\]" &&
+	 o "a playlist for when I am in the shower" | grep -q "^{\"liked_items\":\[\]" &&
+	 o "sunny day" | grep -q "^{\"liked_items\":\[\"s1\"\]" &&
+	 o "i am looking for sunny day" | grep -q "^{\"liked_items\":\[\"s1\"\]"'
+test_ok 'a word of a genre named whole is no title: "a new Wave playlist", "with jazz music"' \
+	'o "Lets make a new Wave playlist" > out && grep -q "^{\"liked_items\":\[\]" out &&
+	 grep -q "^tags:\[\"genre:new wave\"" out &&
+	 o "a playlist with jazz music" > out && grep -q "^{\"liked_items\":\[\]" out &&
+	 grep -q "^tags:\[\"genre:jazz\"" out &&
+	 o "play \"Jazz Music\"" | grep -q "^{\"liked_items\":\[\"j1\"\]"'
+test_ok 'a time after "listen to" is no title: "to listen to at night"; "listen to At Night" is' \
+	'o "a playlist to listen to at night" | grep -q "^{\"liked_items\":\[\]" &&
+	 o "I want to listen to At Night" | grep -q "^{\"liked_items\":\[\"n1\"\]"'
+
 done_testing
