@@ -70,6 +70,27 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	rec_buf_free(&b);
 }
 
+/* the phrase in ph with its last word in the plural ("comedy":
+ * "comedies"), or 0 when it ends in "s" already or in a short word */
+static int
+plural(struct rec_buf *ph)
+{
+	const char *last = strrchr(ph->data, ' ');
+	size_t n = strlen(last ? last + 1 : ph->data);
+	char e = ph->data[ph->len - 1], d = ph->len > 1 ?
+	    ph->data[ph->len - 2] : 0;
+
+	if (n < 3 || e == 's')
+		return 0;
+	if (e == 'y' && !strchr("aeiou", d)) {
+		ph->len--;
+		rec_buf_adds(ph, "ies");
+	} else
+		rec_buf_adds(ph, e == 'x' || (e == 'h' && (d == 'c' ||
+		    d == 's')) ? "es" : "s");
+	return 1;
+}
+
 /* the concepts whose words are at i, the longest phrase first: the
  * concept's index, and *n the words */
 long
@@ -86,6 +107,9 @@ rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
 			rec_buf_reset(&ph);
 			rec_buf_add(&ph, p, len);
 			k = rec_words_phrase(ws, i, ph.data);
+			/* "science fictions", "romances", "rom coms" */
+			if (!k && plural(&ph))
+				k = rec_words_phrase(ws, i, ph.data);
 			if (k > best) {
 				best = k;
 				found = (long)c;

@@ -377,4 +377,8 @@ test_ok 'a time after "listen to" is no title: "to listen to at night"; "listen 
 	'o "a playlist to listen to at night" | grep -q "^{\"liked_items\":\[\]" &&
 	 o "I want to listen to At Night" | grep -q "^{\"liked_items\":\[\"n1\"\]"'
 
+test_ok 'a concept named in the plural: "science fictions", "some romances"' \
+	'f "I am interested in science fictions movies" | grep -q "^concepts:\[\"sci-fi\"\]" &&
+	 f "some romances" | grep -q "^concepts:\[\"romantic\"\]"'
+
 done_testing
