@@ -40,6 +40,9 @@ int rec_lex_filler(const char *w);
 int rec_lex_negation(const char *w);
 /* a decade by its name ("nineties", "achtziger"): its first year, or 0 */
 int rec_lex_decade(const char *w);
+/* a word of an era said loosely: 1 recent ("latest", "neue"), 2
+ * older, else 0 */
+int rec_lex_era_word(const char *w);
 
 /* intent.c: the formatted intent (OMuleT's), what every planner path
  * fills and the policy reads; between turns it is the conversation's

@@ -15,11 +15,20 @@
 int
 rec_link_common(const struct rec_kb *kb, const char *w)
 {
+	/* pronouns and words that stand for others ("I love her songs",
+	 * "I want both"): never a name by their spelling alone */
+	static const char *const pro[] = { "her", "him", "his", "she", "they",
+	    "them", "their", "you", "your", "our", "its", "both", "either",
+	    "different", "everyone", "everything", "anything", "something",
+	    "nothing", "another", "others", NULL };
 	size_t c, k;
 	const char *p;
 
 	if (rec_lex_filler(w) || rec_lex_negation(w) || strlen(w) < 3)
 		return 1;
+	for (k = 0; pro[k]; k++)
+		if (!strcmp(w, pro[k]))
+			return 1;
 	for (c = 0; rec_concepts[c].name; c++) {
 		size_t n = strlen(w);
 		for (p = rec_concepts[c].words; (p = strstr(p, w)); p += n)
@@ -216,8 +225,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	/* "songs from the legend himself": "from" and "by" name a
 	 * creator or an album; a title after them needs capitals or
 	 * rare words */
-	if (kind == REC_NAME_TITLE && i > 0 && (rec_words_at(ws, i - 1, "from") ||
-	    rec_words_at(ws, i - 1, "by")) && !cap && rare < n)
+	if (kind == REC_NAME_TITLE && i > 0 && (rec_words_at(ws, i - 1,
+	    "from") || rec_words_at(ws, i - 1, "by")) && !cap && rare < n)
 		return 0;
 	if (rec_link_cued(ws, i) || (kind == REC_NAME_CREATOR && (cued_after(ws,
 	    i + n) || (i > 0 && rec_words_at(ws, i - 1, "of")))) ||

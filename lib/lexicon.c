@@ -423,3 +423,19 @@ rec_lex_decade(const char *w)
 			return d[i].y;
 	return 0;
 }
+
+/* the words of an era said loosely: 1 recent ("latest", "neue"), 2
+ * older, else 0 */
+int
+rec_lex_era_word(const char *w)
+{
+	static const char *const l[] = { "recent", "latest", "newest", "fresh",
+	    "newer", "recientes", "reciente", "recents", "recentes", "aktuelle",
+	    "neue", NULL };
+	size_t k;
+
+	for (k = 0; l[k]; k++)
+		if (!strcmp(l[k], w))
+			return 1;
+	return !strcmp(w, "older") || !strcmp(w, "old") ? 2 : 0;
+}

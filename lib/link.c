@@ -53,6 +53,19 @@ in_tag(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	return k != (size_t)-1;
 }
 
+/* a year ("from 2020 please") is a date, not the song "2020", unless
+ * quoted or named as a song ("play 1999") */
+static int
+year_word(const struct rec_words *ws, size_t i)
+{
+	const char *w = ws->w[i];
+
+	return strlen(w) == 4 && strspn(w, "0123456789") == 4 && (w[0] == '1' ||
+	    w[0] == '2') && !ws->quoted[i] && !(i > 0 && (at(ws, i - 1,
+	    "song") || at(ws, i - 1, "play") || at(ws, i - 1, "called") ||
+	    at(ws, i - 1, "titled")));
+}
+
 /* the longest span at i (six words at most) that h holds, with its
  * words in g; 0 for none */
 static size_t
@@ -277,8 +290,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
     size_t content, struct rec_intent *in)
 {
 	struct rec_buf g = {0};
-	int quoted, strong = rec_link_cued(ws, i) || rec_link_all_cap(kb, ws, i, n,
-	    &quoted);
+	int quoted, strong = rec_link_cued(ws, i) || rec_link_all_cap(kb, ws,
+	    i, n, &quoted);
 	size_t k;
 
 	size_t rare = rec_link_rare(kb, ws, i, n);
@@ -287,8 +300,9 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
 	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
-	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) && !rec_link_common(kb,
-	    ws->w[i + n - 1])) || (strong && !quoted && rare)))) ||
+	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
+	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
+	    rare)))) ||
 	    (!strong && n == 1)) {
 		rec_buf_free(&g);
 		return 0;
@@ -578,7 +592,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			int ce = 0, te = 0;
 			size_t ck, tk, tg;
 			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 2 ||
-			    rec_lex_filler(g.data))))
+			    rec_lex_filler(g.data) || year_word(ws, i))))
 				continue;
 			ck = rec_hash_get(&kb->creator, g.data, g.len);
 			tk = rec_hash_get(&kb->title, g.data, g.len);
@@ -589,8 +603,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    rec_kb_tag_stem(kb, g.data, &stem))
 				tg = rec_hash_get(&kb->tag, stem.data, stem.len);
 			if (ck != (size_t)-1)
-				ce = rec_link_evidence(kb, ws, i, n, REC_NAME_CREATOR,
-				    content);
+				ce = rec_link_evidence(kb, ws, i, n,
+				    REC_NAME_CREATOR, content);
 			/* one word for a longer name needs a capital or a
 			 * cue when it is short ("heavy" for The Heavy, "doja"
 			 * for Doja Cat) or a word of the tag vocabulary
@@ -602,8 +616,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    !is_name(kb->cname[ck], g.data))))
 				ce = 1;
 			if (tk != (size_t)-1)
-				te = rec_link_evidence(kb, ws, i, n, REC_NAME_TITLE,
-				    content);
+				te = rec_link_evidence(kb, ws, i, n,
+				    REC_NAME_TITLE, content);
 			/* one word of a longer name written with capitals */
 			if (n == 1 && inside_name(ws, i, n) && !ws->quoted[i]) {
 				ce = ce ? 1 : 0;

@@ -149,22 +149,6 @@ era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
 	return 0;
 }
 
-/* the words of an era said loosely: 1 recent ("latest", "neue"), 2
- * older, else 0 */
-static int
-era_word(const char *w)
-{
-	static const char *const l[] = { "recent", "latest", "newest", "fresh",
-	    "newer", "recientes", "reciente", "recents", "recentes", "aktuelle",
-	    "neue", NULL };
-	size_t k;
-
-	for (k = 0; l[k]; k++)
-		if (!strcmp(l[k], w))
-			return 1;
-	return !strcmp(w, "older") || !strcmp(w, "old") ? 2 : 0;
-}
-
 /* the person's own viewing or listening, and indifference: an era word
  * in such a clause asks for nothing */
 static const char *const own[] = { "i watched", "i saw", "ive seen",
@@ -228,6 +212,16 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ws->used[i] = 1;
 			continue;
 		}
+		/* without dates, "from 1999" for its decade where tags say
+		 * it */
+		if (!ycol && len == 4 && (y = atoi(w)) >= 1900 && y <= 2099 &&
+		    i > 0 && (at(ws, i - 1, "from") || at(ws, i - 1, "in")) &&
+		    era_tag(kb, y - y % 10, in)) {
+			snprintf(say, sizeof say, "from the %ds", y - y % 10);
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
+		}
 		if (!ycol)
 			goto notyear;
 		/* after 2015, since 2015, before 2000, in 2019 */
@@ -277,10 +271,10 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		/* "recent", "older" of what the person did ("the most recent
 		 * movie I watched", "my recent favorite") or does not mind
 		 * ("I don't mind if it's older"): no era asked for */
-		if ((e = era_word(w)) && (rec_words_clause_has(ws, i, own) ||
-		    rec_words_clause_has(ws, i, indifferent) || (i > 0 &&
-		    at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2, "my") &&
-		    at(ws, i - 1, "most")))) {
+		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
+		    own) || rec_words_clause_has(ws, i, indifferent) ||
+		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,
+		    "my") && at(ws, i - 1, "most")))) {
 			ws->used[i] = 1;
 			continue;
 		}

@@ -127,7 +127,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		const char *q;
 		size_t len, qn;
 		char *tok, *save = NULL;
-		int cap, minus;
+		int cap, minus, decade;
 
 		if (is_sep(p)) {
 			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
@@ -151,12 +151,16 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		    dot_in_word(p, q)) && !quote_at(q); q++)
 			;
 		len = (size_t)(q - p);
-		/* a possessive: "Adele's album" */
+		/* a possessive: "Adele's album"; but "80's", "1970’s" are
+		 * decades */
 		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'')
 			len -= 2;
 		else if (len > 5 && p[len - 1] == 's' &&
 		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))
 			len -= 4;
+		decade = len < (size_t)(q - p) && (len == 2 || len == 4) &&
+		    p[len - 1] == '0' && isdigit((unsigned char)p[0]) &&
+		    isdigit((unsigned char)p[len - 2]);
 		/* a capital at a sentence's start says less: 2, not 1; a
 		 * dollar for an S ("Too $hort", "A$AP") is a name's */
 		cap = (isupper((unsigned char)*p) || (*p == '$' && len > 1 &&
@@ -169,6 +173,8 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		    isdigit((unsigned char)p[3]));
 		rec_buf_reset(&f);
 		rec_norm(&f, p, len);
+		if (decade)
+			rec_buf_addc(&f, 's');
 		for (tok = f.data ? strtok_r(f.data, " ", &save) : NULL; tok;
 		    tok = strtok_r(NULL, " ", &save), minus = 0) {
 			if (minus) {	/* kept with its sign, and used */

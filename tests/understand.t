@@ -155,6 +155,13 @@ rec-import -d dateless.db items -i id -r title=title -r artist=creator \
 test_ok 'without dates, "from the 90s" is the tag 90s, with the genre' \
 	'intent dateless.db "rap music from the 90s" > out && grep -q "^tags:.*era:90s" out &&
 	 test "$(ids dateless.db "rap music from the 90s" | cut -d" " -f1)" = d1'
+test_ok 'a decade with an apostrophe ("90'"'"'s", "1990’s"), and "from 1994" for its decade' \
+	'intent dateless.db "some rap from the 90'"'"'s" | grep -q "^tags:.*era:90s" &&
+	 intent dateless.db "a playlist of 1990’s rap" | grep -q "^tags:.*era:90s" &&
+	 intent dateless.db "rap from 1994 please" | grep -q "^tags:.*era:90s" &&
+	 rec-plan -d tunes.db --json "rock of the 70'"'"'s" | grep -q "{\"column\":\"year\",\"op\":\">=\",\"value\":1970"'
+test_ok 'but Adele'"'"'s songs are hers' \
+	'intent tunes.db "Queen'"'"'s songs" | grep -q "^liked_creators:\[\"Queen\"\]"'
 
 test_ok '"the best songs of X": X'"'"'s best known, no stream of the catalog'"'"'s best known' \
 	'rec-plan -d tunes.db "a Queen playlist please, all the best songs" > out &&
@@ -380,5 +387,12 @@ test_ok 'a time after "listen to" is no title: "to listen to at night"; "listen 
 test_ok 'a concept named in the plural: "science fictions", "some romances"' \
 	'f "I am interested in science fictions movies" | grep -q "^concepts:\[\"sci-fi\"\]" &&
 	 f "some romances" | grep -q "^concepts:\[\"romantic\"\]"'
+
+test_ok 'a pronoun or a word for others is no name by its spelling: "her songs", "I want both"' \
+	'printf "%s\n" id,title,artist,genre "h1,Song One,Her,pop" "h2,Both,Rapper,rap" "h3,Other,Band,rock" > pro.csv &&
+	 rec-import -d pro.db items -r title=title -r artist=creator -l genre pro.csv &&
+	 intent pro.db "I love her songs" | grep -q "^liked_creators:\[\]" &&
+	 intent pro.db "I want both" | grep -q "^{\"liked_items\":\[\]" &&
+	 intent pro.db "songs by Her" | grep -q "^liked_creators:\[\"Her\"\]"'
 
 done_testing
