@@ -638,9 +638,11 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				add_title(kb, ws, i, n, content, in,
 				    kb->tid[tk], g.data);
 				mark(ws, i, n);
-			} else if (ck != (size_t)-1 && n == 1 && !ws->used[i])
+			} else if (ck != (size_t)-1 && n == 1 && !ws->used[i] &&
+			    ws->cap[i] != 1)
 				/* read as a word, not the name: showing that
-				 * creator would look like the misreading */
+				 * creator would look like the misreading (not
+				 * when written as a name: "add some GUY") */
 				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
 		for (i = 0; n <= 4 && i + n <= ws->n; i++)
@@ -660,8 +662,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			continue;
 		ngram(ws, i, n, &g);
 		before = in->need.n;
-		rec_add_concept(kb, in, (size_t)c, ws->neg[i] ||
-		    ws->mode[i] == REC_LINK_DISLIKE, g.data);
+		/* "not upbeat enough": more of it wanted */
+		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
+		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,
+		    "enough"), g.data);
 		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);
 	}

@@ -395,4 +395,13 @@ test_ok 'a pronoun or a word for others is no name by its spelling: "her songs",
 	 intent pro.db "I want both" | grep -q "^{\"liked_items\":\[\]" &&
 	 intent pro.db "songs by Her" | grep -q "^liked_creators:\[\"Her\"\]"'
 
+test_ok '"not upbeat enough" wants more of it; "not upbeat" does not' \
+	't "these are not upbeat enough" | grep -q "^concepts:\[\"upbeat\"\]" &&
+	 t "something not upbeat" | grep -q "^concepts:\[\"not:upbeat\"\]"'
+test_ok 'a word read as a word keeps its creator out, unless written as a name' \
+	'printf "%s\n" id,title,artist,genre "g1,Teddy,Guy,r&b" "g2,Piece,Other Guy,r&b" > guy.csv &&
+	 rec-import -d guy.db items -r title=title -r artist=creator -l genre guy.csv &&
+	 rec-plan -d guy.db "some r&b for a guy like me" | grep -q "<> .\{0,4\}Guy" &&
+	 ! rec-plan -d guy.db "some r&b, can you add some GUY?" | grep -q "<> .\{0,4\}Guy"'
+
 done_testing
