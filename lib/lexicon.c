@@ -281,6 +281,12 @@ const struct rec_concept rec_concepts[] = {
 	  "afrofusion",
 	  "afrobeat|afrobeats|afropop|african|amapiano|nigerian|afro pop|"
 	  "highlife|azonto", NULL, NULL, 0, { NONE, NONE, NONE } },
+	{ "female vocalists", REC_FACET_THEME,
+	  "female artists|female artist|female singers|female singer|"
+	  "female vocalists|female vocals|female voices|women singers|"
+	  "female rappers|women artists|girl singers",
+	  "female vocalists|female vocalist|female vocals", NULL, NULL, 0,
+	  { NONE, NONE, NONE } },
 	{ "gospel", REC_FACET_GENRE,
 	  "gospel|worship|christian|praise|religious|church",
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,

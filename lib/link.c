@@ -345,6 +345,34 @@ note_need(struct need_span *sp, size_t *nsp, const struct rec_intent *in,
 	}
 }
 
+/* a tag value in the plural ("ballads", "power ballads", "melodies")
+ * for the catalog's singular: g becomes it; 0 when it has none */
+static int
+singular_tag(const struct rec_kb *kb, struct rec_buf *g)
+{
+	static const char *const end[][2] = { { "ies", "y" }, { "s", "" },
+	    { NULL, NULL } };
+	struct rec_buf t = {0};
+	size_t k, l;
+	int found = 0;
+
+	for (k = 0; end[k][0] && !found; k++) {
+		l = strlen(end[k][0]);
+		if (g->len < l + 4 || strcmp(g->data + g->len - l, end[k][0]))
+			continue;
+		rec_buf_reset(&t);
+		rec_buf_add(&t, g->data, g->len - l);
+		rec_buf_adds(&t, end[k][1]);
+		found = rec_hash_get(&kb->tag, t.data, t.len) != (size_t)-1;
+	}
+	if (found) {
+		rec_buf_reset(g);
+		rec_buf_add(g, t.data, t.len);
+	}
+	rec_buf_free(&t);
+	return found;
+}
+
 /* spans of from down to to words that are values of the catalog's tag
  * columns, the longest first, as tags (one word: not filler, three
  * letters or more, not a number) */
@@ -362,7 +390,8 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			    g.data[0]))))
 				continue;
 			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
-			    (n > 1 || !rec_kb_tag_stem(kb, ws->w[i], &g)))
+			    !singular_tag(kb, &g) && (n > 1 ||
+			    !rec_kb_tag_stem(kb, ws->w[i], &g)))
 				continue;
 			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);

@@ -327,6 +327,10 @@ test_ok 'a category first among an item'"'"'s top tags leads; not in lists sorte
 	'prior tp.db "rock songs" > got && test "$(cat got)" = "id:m1 id:z1 id:k1 " &&
 	 prior ta.db "rock songs" > got && ! grep -q " > 3," stream &&
 	 test "$(cat got)" = "id:k1 id:m1 id:z1 "'
+test_ok '"female singers" are the catalog'"'"'s female vocalists' \
+	'rec-plan -d tp.db "some songs by female singers" > out &&
+	 grep -q "rec-bm25 .* -- '"'"'female vocalists" out &&
+	 REC_DB=tp.db sh -c "$(cat out)" | head -1 | grep -q "\"id\":\"k1\""'
 
 # a concept's tags after the first, searched as words: a word of one
 # that is itself a tag of a tenth of the catalog or more ("rock" of

@@ -404,4 +404,10 @@ test_ok 'a word read as a word keeps its creator out, unless written as a name' 
 	 rec-plan -d guy.db "some r&b for a guy like me" | grep -q "<> .\{0,4\}Guy" &&
 	 ! rec-plan -d guy.db "some r&b, can you add some GUY?" | grep -q "<> .\{0,4\}Guy"'
 
+test_ok 'a tag value said in the plural is the catalog'"'"'s singular: "some ballads"' \
+	'printf "%s\n" id,title,artist,genre "b1,Slow One,Crooner,ballad" "b2,Fast One,Rocker,rock" > bal.csv &&
+	 rec-import -d bal.db items -r title=title -r artist=creator -l genre bal.csv &&
+	 intent bal.db "some ballads please" | grep -q "^tags:\[\"genre:ballad\"\]" &&
+	 intent bal.db "some ballads please" | grep -q "^words:\[\]"'
+
 done_testing
