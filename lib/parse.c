@@ -663,22 +663,30 @@ word_of_meaning(struct rec_kb *kb, struct rec_words *ws,
 static int
 relative(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 {
-	static const char *const slow[] = { "slower", "slow", "lento",
-	    "lentas", "lent", "langsam", NULL }, *const fast[] = { "faster",
-	    "fast", "rapido", "rapidas", "rapide", "schnell", NULL };
-	int hit = 0;
+	static const char *const slow[] = { "slower", "slow", "slow paced",
+	    "lento", "lentas", "lent", "langsam", NULL }, *const fast[] = {
+	    "faster", "fast", "fast paced", "up tempo", "uptempo",
+	    "high tempo", "rapido", "rapidas", "rapide", "schnell", NULL };
+	int hit = 0, c;
 
-	/* the word is taken whether or not the catalog has a tempo */
-	if (word_of_meaning(kb, ws, slow) && kb->has_tempo) {
-		rec_intent_cons(in, "tempo", "<", 110, "slower",
-		    REC_FACET_TEMPO);
-		rec_intent_said(in, "%s", "slower");
+	/* the word is taken whether or not the catalog has a tempo;
+	 * without one, what slow and fast mean in its tags */
+	if (word_of_meaning(kb, ws, slow)) {
+		if (kb->has_tempo) {
+			rec_intent_cons(in, "tempo", "<", 110, "slower",
+			    REC_FACET_TEMPO);
+			rec_intent_said(in, "%s", "slower");
+		} else if ((c = rec_kb_concept(kb, "calm")) >= 0)
+			rec_add_concept(kb, in, (size_t)c, 0, "slower");
 		hit = 1;
 	}
-	if (word_of_meaning(kb, ws, fast) && kb->has_tempo) {
-		rec_intent_cons(in, "tempo", ">", 125, "faster",
-		    REC_FACET_TEMPO);
-		rec_intent_said(in, "%s", "faster");
+	if (word_of_meaning(kb, ws, fast)) {
+		if (kb->has_tempo) {
+			rec_intent_cons(in, "tempo", ">", 125, "faster",
+			    REC_FACET_TEMPO);
+			rec_intent_said(in, "%s", "faster");
+		} else if ((c = rec_kb_concept(kb, "energetic")) >= 0)
+			rec_add_concept(kb, in, (size_t)c, 0, "faster");
 		hit = 1;
 	}
 	return hit;

@@ -410,4 +410,12 @@ test_ok 'a tag value said in the plural is the catalog'"'"'s singular: "some bal
 	 intent bal.db "some ballads please" | grep -q "^tags:\[\"genre:ballad\"\]" &&
 	 intent bal.db "some ballads please" | grep -q "^words:\[\]"'
 
+test_ok 'without a tempo column, "faster" and "up-tempo" mean energetic, "slower" calm' \
+	'printf "%s\n" id,title,artist,genre "e1,Loud,Band,energetic" "c1,Soft,Duo,calm" > pace.csv &&
+	 rec-import -d pace.db items -r title=title -r artist=creator -l genre pace.csv &&
+	 intent pace.db "something faster" | grep -q "^concepts:\[\"energetic\"\]" &&
+	 intent pace.db "some up-tempo songs" | grep -q "^concepts:\[\"energetic\"\]" &&
+	 intent pace.db "slower please" | grep -q "^concepts:\[\"calm\"\]" &&
+	 t "something faster" | grep -q "^constraints:\[{\"column\":\"tempo\""'
+
 done_testing
