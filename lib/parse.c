@@ -667,26 +667,25 @@ relative(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    "lento", "lentas", "lent", "langsam", NULL }, *const fast[] = {
 	    "faster", "fast", "fast paced", "up tempo", "uptempo",
 	    "high tempo", "rapido", "rapidas", "rapide", "schnell", NULL };
+	static const struct {
+		const char *const *words, *op, *say, *concept;
+		double tempo;
+	} pace[] = { { slow, "<", "slower", "calm", 110 },
+	    { fast, ">", "faster", "energetic", 125 } };
+	size_t k;
 	int hit = 0, c;
 
 	/* the word is taken whether or not the catalog has a tempo;
 	 * without one, what slow and fast mean in its tags */
-	if (word_of_meaning(kb, ws, slow)) {
+	for (k = 0; k < 2; k++) {
+		if (!word_of_meaning(kb, ws, pace[k].words))
+			continue;
 		if (kb->has_tempo) {
-			rec_intent_cons(in, "tempo", "<", 110, "slower",
-			    REC_FACET_TEMPO);
-			rec_intent_said(in, "%s", "slower");
-		} else if ((c = rec_kb_concept(kb, "calm")) >= 0)
-			rec_add_concept(kb, in, (size_t)c, 0, "slower");
-		hit = 1;
-	}
-	if (word_of_meaning(kb, ws, fast)) {
-		if (kb->has_tempo) {
-			rec_intent_cons(in, "tempo", ">", 125, "faster",
-			    REC_FACET_TEMPO);
-			rec_intent_said(in, "%s", "faster");
-		} else if ((c = rec_kb_concept(kb, "energetic")) >= 0)
-			rec_add_concept(kb, in, (size_t)c, 0, "faster");
+			rec_intent_cons(in, "tempo", pace[k].op, pace[k].tempo,
+			    pace[k].say, REC_FACET_TEMPO);
+			rec_intent_said(in, "%s", pace[k].say);
+		} else if ((c = rec_kb_concept(kb, pace[k].concept)) >= 0)
+			rec_add_concept(kb, in, (size_t)c, 0, pace[k].say);
 		hit = 1;
 	}
 	return hit;
