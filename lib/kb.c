@@ -455,8 +455,9 @@ leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
 }
 
 /* A creator called by one word of their name ("kanye", "oakenfold",
- * "bach"): the first or last word of one creator's name alone, the
- * first only of a name of two words (a person's first name: nobody
+ * "bach"), or the first two of a longer one ("wu tang", "bone thugs"):
+ * the first or last word of one creator's name alone, the first only
+ * of a name of two words (a person's first name: nobody
  * says "taking" for Taking Back Sunday), of four letters or more (the
  * linker asks a capital or a cue of a word under five), with at least
  * three items, where no name is that word.  The linker still asks a
@@ -478,11 +479,15 @@ one_word_names(struct rec_kb *kb)
 		    strstr(cn, " & ") || strstr(cn, " feat") ||
 		    strstr(cn, " x ") || strstr(cn, " vs"))
 			continue;
-		for (e = 0; e < 2; e++) {
-			const char *wd = e ? strrchr(key, ' ') + 1 : key;
-			size_t wl = e ? len - (size_t)(wd - key) :
-			    (size_t)(sp - key), *v;
-			if (wl < 4)
+		for (e = 0; e < 3; e++) {
+			const char *wd = e == 1 ? strrchr(key, ' ') + 1 : key,
+			    *sp2 = memchr(sp + 1, ' ', len - (size_t)(sp + 1 -
+			    key));
+			size_t wl = e == 1 ? len - (size_t)(wd - key) :
+			    (size_t)((e ? sp2 : sp) - key), *v;
+			/* e 2: the first two words of a longer name ("wu
+			 * tang" for Wu-Tang Clan) */
+			if (wl < 4 || (e == 2 && !sp2))
 				continue;
 			k = rec_hash_put(&w, wd, wl, NULL);
 			v = (size_t *)w.val + 2 * k;
@@ -495,8 +500,7 @@ one_word_names(struct rec_kb *kb)
 				v[1] = i + 1;
 			}
 			/* the first word of a longer name is no alias */
-			if (!e && memchr(sp + 1, ' ', len - (size_t)(sp + 1 -
-			    key)))
+			if (!e && sp2)
 				v[0] = 2;
 		}
 	}

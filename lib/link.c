@@ -307,7 +307,10 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 		rec_buf_free(&g);
 		return 0;
 	}
-	k = rec_kb_closest(&kb->creator, g.data, g.len >= 10 ? 2 : 1);
+	/* a name spelt right was weighed by the names loop */
+	k = rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ?
+	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 ?
+	    2 : 1);
 	if (k != (size_t)-1) {
 		add_creator(kb, ws, i, in, k);
 		mark(ws, i, n);
@@ -618,7 +621,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	 * men") before a shorter one spelt right ("boys") */
 	for (n = 8; n >= 1; n--) {
 		for (i = 0; i + n <= ws->n; i++) {
-			int ce = 0, te = 0;
+			int ce = 0, te = 0, quoted;
 			size_t ck, tk, tg;
 			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 2 ||
 			    rec_lex_filler(g.data) || year_word(ws, i))))
@@ -634,6 +637,13 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ck != (size_t)-1)
 				ce = rec_link_evidence(kb, ws, i, n,
 				    REC_NAME_CREATOR, content);
+			/* the first words of a longer name ("wu tang") need
+			 * capitals or a cue: "red hot summer songs" */
+			if (ce == 2 && n >= 2 && !kb->cexact[ck] &&
+			    !is_name(kb->cname[ck], g.data) &&
+			    !rec_link_cued(ws, i) && !rec_link_all_cap(kb, ws,
+			    i, n, &quoted))
+				ce = 1;
 			/* one word for a longer name needs a capital or a
 			 * cue when it is short ("heavy" for The Heavy, "doja"
 			 * for Doja Cat) or a word of the tag vocabulary

@@ -418,4 +418,13 @@ test_ok 'without a tempo column, "faster" and "up-tempo" mean energetic, "slower
 	 intent pace.db "slower please" | grep -q "^concepts:\[\"calm\"\]" &&
 	 t "something faster" | grep -q "^constraints:\[{\"column\":\"tempo\""'
 
+test_ok 'the first two words of a longer name, written as a name: "Wu Tang"; not "red hot summer"' \
+	'printf "%s\n" id,title,artist,genre "w1,Protect Ya Neck,Wu-Tang Clan,rap" "w2,C.R.E.A.M.,Wu-Tang Clan,rap" \
+	   "w3,Triumph,Wu-Tang Clan,rap" "r1,Otherside,Red Hot Chili Peppers,rock" "r2,Scar Tissue,Red Hot Chili Peppers,rock" \
+	   "r3,Californication,Red Hot Chili Peppers,rock" "s1,Summer,Sun,pop" > alias.csv &&
+	 rec-import -d alias.db items -r title=title -r artist=creator -l genre alias.csv &&
+	 intent alias.db "some Wu Tang please" | grep -q "^liked_creators:\[\"Wu-Tang Clan\"\]" &&
+	 intent alias.db "songs by wu tang" | grep -q "^liked_creators:\[\"Wu-Tang Clan\"\]" &&
+	 intent alias.db "red hot summer songs" | grep -q "^liked_creators:\[\]"'
+
 done_testing
