@@ -469,7 +469,7 @@ one_word_names(struct rec_kb *kb)
 	size_t i, n = kb->creator.n, k;
 
 	for (i = 0; i < n; i++) {
-		const char *key = kb->creator.key[i], *sp;
+		const char *key = kb->creator.key[i], *sp, *sp2;
 		size_t len = kb->creator.keylen[i];
 		int e;
 		const char *cn = kb->cname[i];
@@ -479,15 +479,14 @@ one_word_names(struct rec_kb *kb)
 		    strstr(cn, " & ") || strstr(cn, " feat") ||
 		    strstr(cn, " x ") || strstr(cn, " vs"))
 			continue;
+		sp2 = memchr(sp + 1, ' ', len - (size_t)(sp + 1 - key));
 		for (e = 0; e < 3; e++) {
-			const char *wd = e == 1 ? strrchr(key, ' ') + 1 : key,
-			    *sp2 = memchr(sp + 1, ' ', len - (size_t)(sp + 1 -
-			    key));
-			size_t wl = e == 1 ? len - (size_t)(wd - key) :
-			    (size_t)((e ? sp2 : sp) - key), *v;
 			/* e 2: the first two words of a longer name ("wu
 			 * tang" for Wu-Tang Clan) */
-			if (wl < 4 || (e == 2 && !sp2))
+			const char *wd = e == 1 ? strrchr(key, ' ') + 1 : key,
+			    *end = e == 1 ? key + len : e == 2 ? sp2 : sp;
+			size_t wl, *v;
+			if (!end || (wl = (size_t)(end - wd)) < 4)
 				continue;
 			k = rec_hash_put(&w, wd, wl, NULL);
 			v = (size_t *)w.val + 2 * k;
