@@ -174,6 +174,9 @@ int rec_kb_tag_known(const struct rec_kb *kb, const char *w);
  * items or more), with *hard set when it is in a complete column (97%
  * of the items have a value): one a list may be kept to */
 int rec_kb_category(const struct rec_kb *kb, const char *v, int *hard);
+/* whether tag k (an index of kb->tag, or (size_t)-1) is on one item in
+ * per or more: 200 a common tag, 10 a broad one */
+int rec_kb_tag_on(const struct rec_kb *kb, size_t k, double per);
 /* appends the SQL condition "any of the categories of group (a|b)" */
 void rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b);

@@ -37,9 +37,7 @@ rec_link_common(const struct rec_kb *kb, const char *w)
 			    p[n] == ' '))
 				return 1;
 	}
-	k = rec_hash_get(&kb->tag, w, strlen(w));
-	return k != (size_t)-1 && (double)kb->tagcount[k] * 200 >=
-	    (double)kb->nitems;
+	return rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, strlen(w)), 200);
 }
 
 /* the evidence that words [i, i + n) were meant as a name */

@@ -820,6 +820,13 @@ rec_kb_category(const struct rec_kb *kb, const char *v, int *hard)
 	return found;
 }
 
+int
+rec_kb_tag_on(const struct rec_kb *kb, size_t k, double per)
+{
+	return k != (size_t)-1 && (double)kb->tagcount[k] * per >=
+	    (double)kb->nitems;
+}
+
 void
 rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b)

@@ -45,8 +45,7 @@ in_tag(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 			    "music") || at(ws, s + m - 1, "songs")));
 			if ((m > n || len < m) && len && ngram(ws, s, len, &g))
 				k = rec_hash_get(&kb->tag, g.data, g.len);
-			if (k != (size_t)-1 && (double)kb->tagcount[k] * 200 <
-			    (double)kb->nitems)
+			if (!rec_kb_tag_on(kb, k, 200))
 				k = (size_t)-1;
 		}
 	rec_buf_free(&g);
@@ -630,8 +629,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			tk = rec_hash_get(&kb->title, g.data, g.len);
 			tg = rec_hash_get(&kb->tag, g.data, g.len);
 			/* "funky": a word of likeness is its category's */
-			if ((tg == (size_t)-1 || (double)kb->tagcount[tg] * 200 <
-			    (double)kb->nitems) && n == 1 && ck != (size_t)-1 &&
+			if (!rec_kb_tag_on(kb, tg, 200) && n == 1 &&
+			    ck != (size_t)-1 &&
 			    rec_kb_tag_stem(kb, g.data, &stem))
 				tg = rec_hash_get(&kb->tag, stem.data, stem.len);
 			if (ck != (size_t)-1)
@@ -665,8 +664,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
 			 * concepts and the tags below */
-			if (((tg != (size_t)-1 && (double)kb->tagcount[tg] *
-			    200 >= (double)kb->nitems) || in_tag(kb, ws, i,
+			if ((rec_kb_tag_on(kb, tg, 200) || in_tag(kb, ws, i,
 			    n)) && !(ce == 2 && rec_link_cued(ws, i)) &&
 			    !ws->quoted[i])
 				continue;

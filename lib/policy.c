@@ -158,10 +158,9 @@ static int
 broad_tag(const struct rec_kb *kb, const struct rec_intent *in,
     const struct rec_strs *s, const char *w, size_t n)
 {
-	size_t i, k = rec_hash_get(&kb->tag, w, n);
+	size_t i;
 
-	if (k == (size_t)-1 || (double)kb->tagcount[k] * 10 <
-	    (double)kb->nitems)
+	if (!rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, n), 10))
 		return 0;
 	for (i = 0; i < s->n; i++) {
 		const char *v = rec_facet_split(s->v[i], NULL);
