@@ -131,8 +131,9 @@ struct rec_kb {
 	struct rec_hash creator;	/* folded name -> index in cname */
 	char **cname;			/* the catalog's spelling */
 	unsigned *ccount;		/* items of each */
-	unsigned char *cexact;		/* the key is the name's own, not
-					 * one made from it */
+	unsigned char *cexact;		/* 1: the key is the name's own; 0:
+					 * one made from it; 2: its words
+					 * without their marks ("pink") */
 	struct rec_hash title;		/* every form of a title -> tid */
 	char **tid;			/* its most popular item */
 	struct rec_hash coll;		/* folded collection names */

@@ -370,6 +370,44 @@ ground(struct rec_kb *kb)
 	kb->nground = n;
 }
 
+/* the name with its words' inner marks dropped, "!" read as "i" and
+ * "$" as "s", into n; 0 when no word has such a mark */
+static int
+compact(const char *v, struct rec_buf *n)
+{
+	struct rec_buf w = {0};
+	const char *p = v;
+	int marked = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, " "), i, alnum = 0;
+		rec_buf_reset(&w);
+		for (i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)p[i];
+			if (isalnum(c) || c >= 0x80) {
+				rec_buf_addc(&w, (char)c);
+				alnum++;
+			} else if ((c == '!' || c == '$') && i && i + 1 < len &&
+			    isalpha((unsigned char)p[i + 1])) {
+				rec_buf_addc(&w, c == '!' ? 'i' : 's');
+				marked = 1;
+			} else if (c == '.' && i && i + 1 < len &&
+			    isalnum((unsigned char)p[i + 1]))
+				marked = 1;
+		}
+		if (alnum) {
+			if (n->len)
+				rec_buf_addc(n, ' ');
+			rec_norm(n, w.data, w.len);
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	rec_buf_free(&w);
+	return marked && n->len >= 3;
+}
+
 /* a creator's name as a key, without a leading "the" ("rolling
  * stones"), with "and" for "&", and an initial joined to the rest
  * ("rkelly"); items counted for the name */
@@ -379,12 +417,18 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 {
 	int pass;
 
-	for (pass = 0; pass < 4; pass++) {
+	for (pass = 0; pass < 5; pass++) {
 		const char *key;
 		size_t len, k;
 		int added;
 		rec_buf_reset(n);
-		if (pass == 2) {
+		if (pass == 4) {
+			/* "N.W.A.", "P!nk", "Ke$ha": a word written with
+			 * marks inside, said without them ("nwa", "pink",
+			 * "kesha") */
+			if (!compact(v, n))
+				continue;
+		} else if (pass == 2) {
 			/* "Brooks & Dunn" said "brooks and dunn" */
 			const char *amp = strstr(v, " & ");
 			if (!amp)
@@ -422,8 +466,8 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			    sizeof *kb->cexact);
 			kb->cname[k] = xstrdup(v);
 			kb->ccount[k] = 0;
-			kb->cexact[k] = pass == 0;
-		} else if (pass == 0 && !kb->cexact[k]) {
+			kb->cexact[k] = pass == 0 ? 1 : pass == 4 ? 2 : 0;
+		} else if (pass == 0 && kb->cexact[k] != 1) {
 			/* the name itself over one made from another
 			 * ("Silo" over "S-Ilo" made "silo" by pass 3) */
 			free(kb->cname[k]);

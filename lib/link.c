@@ -282,6 +282,25 @@ mark(struct rec_words *ws, size_t i, size_t n)
 		ws->used[j] = 1;
 }
 
+/* short words said apart that a name writes as one ("2 pac" for 2Pac,
+ * "n w a"): the creator, or -1 */
+static size_t
+joined(struct rec_kb *kb, const struct rec_words *ws, size_t i, size_t n)
+{
+	struct rec_buf b = {0};
+	size_t j, k = (size_t)-1;
+
+	for (j = i; j < i + n; j++) {
+		if (strlen(ws->w[j]) > 3 || ws->used[j])
+			break;
+		rec_buf_adds(&b, ws->w[j]);
+	}
+	if (j == i + n && b.len >= 3)
+		k = rec_hash_get(&kb->creator, b.data, b.len);
+	rec_buf_free(&b);
+	return k;
+}
+
 /* a misspelt name after a cue, or written with capitals: the closest
  * creator or title within an edit or two */
 static int
@@ -626,6 +645,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    rec_lex_filler(g.data) || year_word(ws, i))))
 				continue;
 			ck = rec_hash_get(&kb->creator, g.data, g.len);
+			if (ck == (size_t)-1 && n >= 2 && n <= 3)
+				ck = joined(kb, ws, i, n);
 			tk = rec_hash_get(&kb->title, g.data, g.len);
 			tg = rec_hash_get(&kb->tag, g.data, g.len);
 			/* "funky": a word of likeness is its category's */
@@ -638,7 +659,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				    REC_NAME_CREATOR, content);
 			/* the first words of a longer name ("wu tang") need
 			 * capitals or a cue: "red hot summer songs" */
-			if (ce == 2 && n >= 2 && !kb->cexact[ck] &&
+			/* a word that is also a name written with marks
+			 * ("pink" for P!nk) needs a capital or "by" */
+			if (ce == 2 && n == 1 && kb->cexact[ck] == 2 &&
+			    !ws->cap[i] && !at(ws, i - 1, "by"))
+				ce = 1;
+			if (ce == 2 && n >= 2 && kb->cexact[ck] != 1 &&
 			    !is_name(kb->cname[ck], g.data) &&
 			    !rec_link_cued(ws, i) && !rec_link_all_cap(kb, ws,
 			    i, n, &quoted))

@@ -114,6 +114,51 @@ absence(const struct rec_words *ws, const char *w, int clause)
 	    "are"));
 }
 
+static size_t phrase_at(const struct rec_words *, size_t, const char *,
+    int);
+
+/* Negations of more than a word.  "move away from X", "other than X",
+ * "rather than X", "tired of X": what follows (four words, in its
+ * clause) is not wanted; "can't get enough of X": X is, the "can't" is
+ * no negation. */
+static void
+scope(struct rec_words *ws)
+{
+	static const char *const away[] = { "move away from",
+	    "stray away from", "stay away from", "steer away from",
+	    "get away from", "away from", "other than",
+	    "rather than", "instead of", "tired of", "sick of", "bored of",
+	    "bored with", "anything but", "except for", "apart from",
+	    "aside from", "besides", NULL };
+	size_t i, j, k, n;
+
+	for (i = 0; i < ws->n; i++) {
+		if ((n = phrase_at(ws, i, "get enough of", 0)) && i > 0 &&
+		    ws->neg[i]) {
+			for (j = i - 1; j > 0 && ws->neg[j - 1] && ws->clause[j - 1] ==
+			    ws->clause[i]; j--)
+				;
+			for (; j < ws->n && ws->neg[j] && ws->clause[j] ==
+			    ws->clause[i]; j++)
+				ws->neg[j] = 0;
+			for (j = i; j < i + n; j++)
+				ws->used[j] = 1;
+			continue;
+		}
+		for (k = 0; away[k]; k++)
+			if ((n = phrase_at(ws, i, away[k], 0)))
+				break;
+		if (!away[k])
+			continue;
+		for (j = i; j < i + n; j++)
+			ws->used[j] = 1;
+		for (j = i + n; j < ws->n && j < i + n + 4 && ws->clause[j] ==
+		    ws->clause[i]; j++)
+			ws->neg[j] = 1;
+		i += n - 1;
+	}
+}
+
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
@@ -223,6 +268,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		first = 0;
 		p = q;
 	}
+	scope(ws);
 	rec_buf_free(&f);
 	rec_buf_free(&m);
 }

@@ -336,6 +336,22 @@ test_ok 'a negation inside a title named with its creator is the title'"'"'s: "a
 test_ok 'a name of a number and a rare word next to another name: "Queen and 7 seas"' \
 	'intent neg.db "Queen and 7 seas for the road" | grep -q "^liked_creators:\[\"7 Seas\",\"Queen\"\]" &&
 	 ! intent neg.db "7 seas for the road" | grep -q "7 Seas"'
+test_ok 'negations of several words: "move away from X", "rather than X"; "can'"'"'t get enough of X" is no negation' \
+	't "could we move away from Queen? some hits" > out && grep -q "^disliked_creators:\[\"Queen\"\]" out &&
+	 grep -q "^liked_creators:\[\]" out &&
+	 t "upbeat songs rather than rock" | grep -q "^disliked_tags:\[\"rock\"\]" &&
+	 t "i can'"'"'t get enough of queen, more please" > out &&
+	 grep -q "^liked_creators:\[\"Queen\"\]" out && grep -q "^disliked_creators:\[\]" out'
+# names written with marks inside, said without them
+printf '%s\n' id,title,artist "m1,California Love,2Pac" "m2,Straight Outta Compton,N.W.A." \
+	"m3,So What,P!nk" "m4,Pink Moon,Nick Drake" "m5,Changes,2Pac" "m6,Try,P!nk" > marks.csv &&
+	rec-import -d marks.db items -r title=title -r artist=creator marks.csv || exit 1
+test_ok 'a name said without its marks: "2 pac", "NWA", "Pink" (not "pink" alone)' \
+	'intent marks.db "play some 2 pac" | grep -q "^liked_creators:\[\"2Pac\"\]" &&
+	 intent marks.db "some NWA please" | grep -q "^liked_creators:\[\"N.W.A.\"\]" &&
+	 intent marks.db "I love Pink" | grep -q "^liked_creators:\[\"P!nk\"\]" &&
+	 intent marks.db "some songs by pink" | grep -q "^liked_creators:\[\"P!nk\"\]" &&
+	 ! intent marks.db "a song about pink flowers" | grep -q "P!nk"'
 test_ok '"something more like X" names no title "Something More"' \
 	'printf "%s\n" id,title,artist "s1,Something More,Nobody" "s2,Hey Jude,The Beatles" > sm.csv &&
 	 rec-import -d sm.db items -r title=title -r artist=creator sm.csv &&
