@@ -140,6 +140,8 @@ struct rec_kb {
 	struct rec_hash tag;		/* folded tag values, all columns */
 	unsigned *tagcount;		/* items with each tag */
 	struct rec_hash tagtok;		/* the words of the tag values */
+	struct rec_hash tword;		/* the words of titles, and in how
+					 * many titles each (unsigned) */
 	struct rec_tagcol *tc;		/* per tags or category column */
 	size_t ntc;
 	struct rec_ground *ground;	/* per rec_concepts entry */
@@ -163,6 +165,11 @@ struct rec_kb {
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);
+/* names.c: the keys of a creator's name, and the one-word aliases once
+ * every name is in */
+void rec_kb_add_names(struct rec_kb *kb, const char *v, unsigned count,
+    struct rec_buf *n);
+void rec_kb_one_word_names(struct rec_kb *kb);
 void rec_kb_free(struct rec_kb *kb);
 /* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);

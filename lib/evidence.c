@@ -40,6 +40,17 @@ rec_link_common(const struct rec_kb *kb, const char *w)
 	return rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, strlen(w)), 200);
 }
 
+/* a word of many titles, one in 2,500 or more ("friends", "storm"):
+ * everyday speech, by the catalog's own word list */
+static int
+everyday(const struct rec_kb *kb, const char *w)
+{
+	size_t c = rec_hash_get(&kb->tword, w, strlen(w));
+	unsigned n = c != (size_t)-1 ? ((unsigned *)kb->tword.val)[c] : 0;
+
+	return n >= 5 && (size_t)n * 2500 >= kb->nitems;
+}
+
 /* the evidence that words [i, i + n) were meant as a name */
 static int
 preposition(const char *w)
@@ -55,7 +66,8 @@ preposition(const char *w)
 }
 
 /* a purpose before word i in its clause ("a playlist for a sunny day",
- * "songs for when I am in the shower"): what follows is an occasion,
+ * "songs for when I am in the shower", "to play with friends"): what
+ * follows is an occasion,
  * not a name, though it be all the message says */
 static int
 purpose(const struct rec_words *ws, size_t i)
@@ -64,7 +76,8 @@ purpose(const struct rec_words *ws, size_t i)
 
 	for (j = 0; j < i; j++)
 		if (ws->clause[j] == ws->clause[i] && (rec_words_at(ws, j,
-		    "for") || rec_words_at(ws, j, "while") ||
+		    "for") || rec_words_at(ws, j, "with") ||
+		    rec_words_at(ws, j, "while") ||
 		    rec_words_at(ws, j, "during")) && !(j > 0 &&
 		    (rec_words_at(ws, j - 1, "looking") ||
 		    rec_words_at(ws, j - 1, "searching") ||
@@ -217,6 +230,11 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return rec_link_cued(ws, i) && !rec_words_at(ws, i + n,
 		    "like") ? n > 1 && (cap || !rec_words_at(ws, i - 1,
 		    "add")) ? 2 : 1 : 0;
+	/* "with my friends", "your choice": one word after a possessive
+	 * is a thing of theirs, not a name, unless written as one */
+	if (kind == REC_NAME_CREATOR && n == 1 && i > 0 && !cap && !quoted &&
+	    possessive(ws->w[i - 1]))
+		return 0;
 	if (quoted || (rec_link_whole(ws, i, n, content) && (rare || n > 1) &&
 	    !purpose(ws, i)))
 		return 2;
@@ -237,10 +255,6 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		return (rare || n > 1) && (n > 1 || kind == REC_NAME_CREATOR) ?
 		    2 : 1;
 	if (kind == REC_NAME_CREATOR) {
-		/* "with my friends": one word after a possessive is a
-		 * thing of theirs, not a name */
-		if (n == 1 && i > 0 && possessive(ws->w[i - 1]))
-			return 0;
 		/* "they might be giants": a long name, all of it; "karol
 		 * g": a rare first word and a letter */
 		if ((n >= 3 && rare >= 1 && len >= 14) || (n == 2 &&
@@ -251,7 +265,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		/* "daft punk", "eminem": rare words; one short word, or
 		 * a name of some rare words, only next to another name
 		 * ("muse and queen", "dr dre and 50 cent") */
-		if (rare == n && (n > 1 || len >= 5))
+		if (rare == n && (n > 1 || (len >= 5 && !everyday(kb,
+		    ws->w[i]))))
 			return 2;
 		if (rare && (rare == n || n > 1) && ((rec_words_at(ws, i + n,
 		    "and") && creator_at(kb, ws, i + n + 1)) || (i >= 2 &&

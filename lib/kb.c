@@ -117,6 +117,34 @@ article_forms(struct rec_kb *kb, const char *s, size_t n, const char *id)
 	rec_buf_free(&f);
 }
 
+/* each word of a title's key counted once for the title: a word many
+ * titles use is everyday speech ("friends", "storm"), the catalog's
+ * own word list */
+static void
+title_words(struct rec_kb *kb, const struct rec_buf *key)
+{
+	const char *p = key->data ? key->data : "", *q;
+	int added;
+
+	kb->tword.vsize = sizeof(unsigned);
+	for (; *p; p = *q ? q + 1 : q) {
+		size_t len = strcspn(p, " "), k;
+		q = p + len;
+		/* once a title: not after the same word earlier in it */
+		for (k = 0; k + len <= (size_t)(p - key->data); k++)
+			if (!strncmp(key->data + k, p, len) && (k == 0 ||
+			    key->data[k - 1] == ' ') && key->data[k + len] ==
+			    ' ')
+				break;
+		if (!len || k + len <= (size_t)(p - key->data))
+			continue;
+		k = rec_hash_put(&kb->tword, p, len, &added);
+		if (added)
+			((unsigned *)kb->tword.val)[k] = 0;
+		((unsigned *)kb->tword.val)[k]++;
+	}
+}
+
 /* Every form a title goes by: as written; without its bracketed parts
  * and " - Remastered" tail ("Toy Story (1995)" -> "toy story"); the
  * article moved back to the front ("Matrix, The (1999)" -> "the
@@ -134,6 +162,7 @@ title_forms(struct rec_kb *kb, const char *t, const char *id)
 	rec_buf_reset(&f);
 	rec_song_key(&f, t, 0);
 	add_title(kb, f.data ? f.data : "", f.len, id);
+	title_words(kb, &f);
 	/* the part before the first bracket, and its article */
 	head = strcspn(t, "([");
 	p = strstr(t, " - ");
@@ -370,205 +399,6 @@ ground(struct rec_kb *kb)
 	kb->nground = n;
 }
 
-/* the name with its words' inner marks dropped, "!" read as "i" and
- * "$" as "s", into n; 0 when no word has such a mark */
-static int
-compact(const char *v, struct rec_buf *n)
-{
-	struct rec_buf w = {0};
-	const char *p = v;
-	int marked = 0;
-
-	while (*p) {
-		size_t len = strcspn(p, " "), i, alnum = 0;
-		rec_buf_reset(&w);
-		for (i = 0; i < len; i++) {
-			unsigned char c = (unsigned char)p[i];
-			if (isalnum(c) || c >= 0x80) {
-				rec_buf_addc(&w, (char)c);
-				alnum++;
-			} else if ((c == '!' || c == '$') && i && i + 1 < len &&
-			    isalpha((unsigned char)p[i + 1])) {
-				rec_buf_addc(&w, c == '!' ? 'i' : 's');
-				marked = 1;
-			} else if (c == '.' && i && i + 1 < len &&
-			    isalnum((unsigned char)p[i + 1]))
-				marked = 1;
-		}
-		if (alnum) {
-			if (n->len)
-				rec_buf_addc(n, ' ');
-			rec_norm(n, w.data, w.len);
-		}
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	rec_buf_free(&w);
-	return marked && n->len >= 3;
-}
-
-/* a creator's name as a key, without a leading "the" ("rolling
- * stones"), with "and" for "&", and an initial joined to the rest
- * ("rkelly"); items counted for the name */
-static void
-add_creator(struct rec_kb *kb, const char *v, unsigned count,
-    struct rec_buf *n)
-{
-	int pass;
-
-	for (pass = 0; pass < 5; pass++) {
-		const char *key;
-		size_t len, k;
-		int added;
-		rec_buf_reset(n);
-		if (pass == 4) {
-			/* "N.W.A.", "P!nk", "Ke$ha": a word written with
-			 * marks inside, said without them ("nwa", "pink",
-			 * "kesha") */
-			if (!compact(v, n))
-				continue;
-		} else if (pass == 2) {
-			/* "Brooks & Dunn" said "brooks and dunn" */
-			const char *amp = strstr(v, " & ");
-			if (!amp)
-				continue;
-			rec_norm(n, v, (size_t)(amp - v));
-			rec_buf_adds(n, " and ");
-			rec_norm(n, amp + 3, strlen(amp + 3));
-		} else
-			rec_norm(n, v, strlen(v));
-		key = n->data ? n->data : "";
-		len = n->len;
-		/* "rkelly" for R. Kelly: an initial joined to the name */
-		if (pass == 3) {
-			if (len < 4 || key[1] != ' ' || strchr(key + 2, ' '))
-				continue;
-			memmove(n->data + 1, n->data + 2, len - 1);
-			len--;
-			n->len = len;
-		}
-		if (pass == 1) {
-			if (len < 8 || strncmp(key, "the ", 4))
-				continue;
-			key += 4;
-			len -= 4;
-		}
-		if (len < 2)
-			continue;
-		k = rec_hash_put(&kb->creator, key, len, &added);
-		if (added) {
-			kb->cname = xrealloc(kb->cname, kb->creator.cap *
-			    sizeof *kb->cname);
-			kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
-			    sizeof *kb->ccount);
-			kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
-			    sizeof *kb->cexact);
-			kb->cname[k] = xstrdup(v);
-			kb->ccount[k] = 0;
-			kb->cexact[k] = pass == 0 ? 1 : pass == 4 ? 2 : 0;
-		} else if (pass == 0 && kb->cexact[k] != 1) {
-			/* the name itself over one made from another
-			 * ("Silo" over "S-Ilo" made "silo" by pass 3) */
-			free(kb->cname[k]);
-			kb->cname[k] = xstrdup(v);
-			kb->cexact[k] = 1;
-		}
-		kb->ccount[k] += count;
-	}
-}
-
-/* "Bob Marley & The Wailers", "Tom Petty and the Heartbreakers": a
- * leader and their band, the leader said alone too */
-static void
-leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
-{
-	static const char *const joins[] = { " & the ", " and the ",
-	    " + the ", NULL };
-	const char *j = NULL;
-	size_t k;
-	char *name;
-
-	for (k = 0; joins[k] && !j; k++)
-		j = strcasestr(v, joins[k]);
-	if (!j || j == v)
-		return;
-	name = xstrndup(v, (size_t)(j - v));
-	add_creator(kb, name, count, n);
-	free(name);
-}
-
-/* A creator called by one word of their name ("kanye", "oakenfold",
- * "bach"), or the first two of a longer one ("wu tang", "bone thugs"):
- * the first or last word of one creator's name alone, the first only
- * of a name of two words (a person's first name: nobody
- * says "taking" for Taking Back Sunday), of four letters or more (the
- * linker asks a capital or a cue of a word under five), with at least
- * three items, where no name is that word.  The linker still asks a
- * rare word of it. */
-static void
-one_word_names(struct rec_kb *kb)
-{
-	struct rec_hash w = { .vsize = 2 * sizeof(size_t) };
-	size_t i, n = kb->creator.n, k;
-
-	for (i = 0; i < n; i++) {
-		const char *key = kb->creator.key[i], *sp, *sp2;
-		size_t len = kb->creator.keylen[i];
-		int e;
-		const char *cn = kb->cname[i];
-		/* names of one creator only ("Kanye West", not "Kanye
-		 * West, T-Pain") */
-		if (!(sp = memchr(key, ' ', len)) || strchr(cn, ',') ||
-		    strstr(cn, " & ") || strstr(cn, " feat") ||
-		    strstr(cn, " x ") || strstr(cn, " vs"))
-			continue;
-		sp2 = memchr(sp + 1, ' ', len - (size_t)(sp + 1 - key));
-		for (e = 0; e < 3; e++) {
-			/* e 2: the first two words of a longer name ("wu
-			 * tang" for Wu-Tang Clan) */
-			const char *wd = e == 1 ? strrchr(key, ' ') + 1 : key,
-			    *end = e == 1 ? key + len : e == 2 ? sp2 : sp;
-			size_t wl, *v;
-			if (!end || (wl = (size_t)(end - wd)) < 4)
-				continue;
-			k = rec_hash_put(&w, wd, wl, NULL);
-			v = (size_t *)w.val + 2 * k;
-			/* the same creator's other key ("the x") counts
-			 * once */
-			if (v[0] && strcmp(kb->cname[v[1] - 1], kb->cname[i]))
-				v[0] = 2;
-			else if (!v[0]) {
-				v[0] = 1;
-				v[1] = i + 1;
-			}
-			/* the first word of a longer name is no alias */
-			if (!e && sp2)
-				v[0] = 2;
-		}
-	}
-	for (k = 0; k < w.n; k++) {
-		size_t *v = (size_t *)w.val + 2 * k, c;
-		int added;
-		if (v[0] != 1 || kb->ccount[v[1] - 1] < 3 ||
-		    rec_hash_get(&kb->creator, w.key[k], w.keylen[k]) !=
-		    (size_t)-1)
-			continue;
-		c = v[1] - 1;
-		i = rec_hash_put(&kb->creator, w.key[k], w.keylen[k], &added);
-		kb->cname = xrealloc(kb->cname, kb->creator.cap *
-		    sizeof *kb->cname);
-		kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
-		    sizeof *kb->ccount);
-		kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
-		    sizeof *kb->cexact);
-		kb->cname[i] = xstrdup(kb->cname[c]);
-		kb->ccount[i] = kb->ccount[c];
-		kb->cexact[i] = 0;
-	}
-	rec_hash_free(&w);
-}
-
 struct rec_kb *
 rec_kb_load(const char *catalog)
 {
@@ -649,18 +479,10 @@ rec_kb_load(const char *catalog)
 		while (rec_catalog_step(kb->cat, st, LOADING)) {
 			const char *v = (const char *)sqlite3_column_text(st, 0);
 			unsigned c = (unsigned)sqlite3_column_int(st, 1);
-			struct rec_strs parts = {0};
-			size_t i;
-			add_creator(kb, v, c, &n);
-			/* each of several names ("A feat. B") links too */
-			rec_name_parts(v, 0, &parts);
-			for (i = 0; i < parts.n; i++)
-				add_creator(kb, parts.v[i], c, &n);
-			rec_strs_free(&parts);
-			leader(kb, v, c, &n);
+			rec_kb_add_names(kb, v, c, &n);
 		}
 		sqlite3_reset(st);
-		one_word_names(kb);
+		rec_kb_one_word_names(kb);
 	}
 	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {
@@ -745,6 +567,7 @@ rec_kb_free(struct rec_kb *kb)
 	rec_hash_free(&kb->coll);
 	rec_hash_free(&kb->tag);
 	rec_hash_free(&kb->tagtok);
+	rec_hash_free(&kb->tword);
 	free(kb->tagcount);
 	for (i = 0; i < kb->ntc; i++) {
 		free(kb->tc[i].name);

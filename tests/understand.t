@@ -364,6 +364,18 @@ test_ok 'a misspelt name of common words, written with capitals: "Not crazy abou
 test_ok 'one word after a possessive is no name: "a road trip with my friends"' \
 	'intent neg.db "a road trip with my friends" | grep -q "^liked_creators:\[\]" &&
 	 intent neg.db "songs by friends" | grep -q "^liked_creators:\[\"Friends\"\]"'
+test_ok 'nor one after "your" in a message of that word alone' \
+	'intent neg.db "your friends" | grep -q "^liked_creators:\[\]" &&
+	 intent neg.db "Friends" | grep -q "^liked_creators:\[\"Friends\"\]"'
+# a word many titles use is everyday speech: the name needs a cue
+printf '%s\n' id,title,artist "w1,Storm Rising,Alpha" "w2,After the Storm,Beta" "w3,Storm Warning,Gamma" \
+	"w4,Eye of the Storm,Delta" "w5,Storm Front,Epsilon" "w6,Thunder,Storm" "w7,Rain,Storm" \
+	"w8,Daylight,Zeta" > storm.csv &&
+	rec-import -d storm.db items -r title=title -r artist=creator storm.csv || exit 1
+test_ok 'a word of many titles is no name without a cue: "a quiet storm playlist", not "songs by storm"' \
+	'intent storm.db "a quiet storm playlist to relax" | grep -q "^liked_creators:\[\]" &&
+	 intent storm.db "songs by storm please" | grep -q "^liked_creators:\[\"Storm\"\]" &&
+	 intent storm.db "storm" | grep -q "^liked_creators:\[\"Storm\"\]"'
 
 test_ok 'a word of likeness stands for its category: "bluesy", "folky", "metallic"' \
 	'printf "%s\n" id,title,artist,genre "b1,Crossroads,Delta Man,blues" "f1,River,Folk Lady,folk" \
