@@ -211,7 +211,9 @@ enum rec_link_mode {
 	REC_LINK_ASK,		/* a request: "songs by X", "play X" */
 	REC_LINK_LIKE,		/* a taste: "I loved X" (a model, not the wish) */
 	REC_LINK_DISLIKE,	/* "X was boring", "not a fan of X" */
-	REC_LINK_SEEN		/* "I've seen X": never again, no taste */
+	REC_LINK_SEEN,		/* "I've seen X": never again, no taste */
+	REC_LINK_DESCRIBE	/* "it's a 90's classic": what a thing named
+				 * is, not what is asked for */
 };
 struct rec_words {
 	char **w;		/* folded */
@@ -226,6 +228,9 @@ struct rec_words {
 };
 void rec_words_of(const char *msg, struct rec_words *ws);
 void rec_words_free(struct rec_words *ws);
+/* marks the clauses that say what a thing named is ("it's a 90's
+ * classic") REC_LINK_DESCRIBE */
+void rec_words_describe(struct rec_words *ws);
 /* how many words the phrase ("a b") has at i, unused, or 0 */
 size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);

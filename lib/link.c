@@ -258,7 +258,9 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	int hard;
 
 	rec_buf_printf(&b, "genre:%s", tag);
-	if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
+	if (ws->mode[i] == REC_LINK_DESCRIBE)
+		;	/* what a thing is: no topic, no dislike */
+	else if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_tags, tag);
 		rec_intent_said(in, "no %s", tag);
 	} else {
@@ -725,6 +727,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			continue;
 		ngram(ws, i, n, &g);
 		before = in->need.n;
+		if (ws->mode[i] == REC_LINK_DESCRIBE) {
+			mark(ws, i, n);
+			continue;
+		}
 		/* "not upbeat enough": more of it wanted */
 		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,
@@ -752,6 +758,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		/* a word the catalog's encoder knows: chit-chat words
 		 * ("definitely", "tends") would only add noise */
 		if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE ||
+		    ws->mode[i] == REC_LINK_DESCRIBE ||
 		    (kb->enc && !rec_kb_word_known(kb, w)))
 			continue;
 		rec_hash_put(&seen, w, strlen(w), &added);

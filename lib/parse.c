@@ -872,6 +872,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    "ontem a noite", NULL }, 1))
 		;
 	tastes(&ws, in);
+	rec_words_describe(&ws);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */
 	references(kb, &ws, in, prev);

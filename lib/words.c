@@ -355,3 +355,78 @@ rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
 		rec_buf_printf(g, "%s%s", j ? " " : "", ws->w[i + j]);
 	return 1;
 }
+
+static int
+listed(const char *const *l, const char *w)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, w))
+			return 1;
+	return 0;
+}
+
+/* the words of ph at i in one clause, used or not ("not" is): how
+ * many, or 0 */
+static size_t
+said(const struct rec_words *ws, size_t i, const char *ph)
+{
+	size_t n = 0, len;
+
+	for (; *ph; n++) {
+		len = strcspn(ph, " ");
+		if (i + n >= ws->n || ws->clause[i + n] != ws->clause[i] ||
+		    strlen(ws->w[i + n]) != len || strncmp(ws->w[i + n], ph,
+		    len))
+			return 0;
+		ph += len;
+		ph += *ph == ' ';
+	}
+	return n;
+}
+
+/* A clause that says what a thing named or shown is ("I think it's a
+ * 90's classic", "it's not quite sci-fi", "isn't that a 90's movie"):
+ * its genres, eras and moods describe that thing, they are not asked
+ * for.  Not a clause that steers ("it's too slow", "that's a bit
+ * old") nor one about the wish ("it's for a party", "it should be
+ * upbeat"). */
+void
+rec_words_describe(struct rec_words *ws)
+{
+	static const char *const subj[] = { "its", "it is", "it was",
+	    "thats", "that is", "that was", "this is", "this was",
+	    "isnt that", "isnt it", "is it", "is that", "was it", "wasnt it",
+	    "it has", "its got",
+	    /* "it's", "that's": the ending went as a possessive's */
+	    "it a", "it an", "it the", "it not", "it quite", "it kind",
+	    "it pretty", "it really", "it so", "that a", "that an",
+	    "that not", NULL };
+	static const char *const lead[] = { "i", "think", "guess", "believe",
+	    "oh", "yes", "yeah", "well", "and", "but", "so", "ok", "okay",
+	    "probably", "maybe", "also", NULL };
+	static const char *const steer[] = { "too", "more", "less", "enough",
+	    "bit", "little", "for", "playlist", "should", "need", "needs",
+	    "want", "wanted", "like", "than", NULL };
+	size_t i, j, k, n;
+
+	for (i = 0; i < ws->n; i++) {
+		if (i > 0 && ws->clause[i - 1] == ws->clause[i])
+			continue;
+		/* the clause's first words, past "I think", "yes" */
+		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i] &&
+		    listed(lead, ws->w[j]); j++)
+			;
+		for (k = 0, n = 0; subj[k] && !n; k++)
+			n = said(ws, j, subj[k]);
+		if (!n)
+			continue;
+		for (k = j + n; k < ws->n && ws->clause[k] == ws->clause[i] &&
+		    !listed(steer, ws->w[k]); k++)
+			;
+		if (k < ws->n && ws->clause[k] == ws->clause[i])
+			continue;
+		for (k = j; k < ws->n && ws->clause[k] == ws->clause[i]; k++)
+			if (ws->mode[k] == REC_LINK_ASK)
+				ws->mode[k] = REC_LINK_DESCRIBE;
+	}
+}

@@ -342,6 +342,12 @@ test_ok 'negations of several words: "move away from X", "rather than X"; "can'"
 	 t "upbeat songs rather than rock" | grep -q "^disliked_tags:\[\"rock\"\]" &&
 	 t "i can'"'"'t get enough of queen, more please" > out &&
 	 grep -q "^liked_creators:\[\"Queen\"\]" out && grep -q "^disliked_creators:\[\]" out'
+test_ok 'a clause on what a thing is asks for nothing: "it'"'"'s a 90'"'"'s classic", "it'"'"'s not quite sci-fi"' \
+	'f "I think it'"'"'s a 90'"'"'s classic" > out && grep -q "^constraints:\[\]" out &&
+	 f "it'"'"'s not quite sci-fi but close" > out && grep -q "^disliked_tags:\[\]" out && grep -q "^need:\[\]" out &&
+	 f "a sci-fi movie from the 90s" > out && grep -q "^need:\[\"genre:sci-fi\"\]" out &&
+	 ! grep -q "^constraints:\[\]" out &&
+	 t "it'"'"'s not upbeat enough" | grep -q "^concepts:\[\"upbeat\"\]"'
 # names written with marks inside, said without them
 printf '%s\n' id,title,artist "m1,California Love,2Pac" "m2,Straight Outta Compton,N.W.A." \
 	"m3,So What,P!nk" "m4,Pink Moon,Nick Drake" "m5,Changes,2Pac" "m6,Try,P!nk" > marks.csv &&
