@@ -228,6 +228,8 @@ struct rec_words {
 };
 void rec_words_of(const char *msg, struct rec_words *ws);
 void rec_words_free(struct rec_words *ws);
+/* whether w is one of the words of the NULL-ended list l */
+int rec_words_listed(const char *const *l, const char *w);
 /* marks the clauses that say what a thing named is ("it's a 90's
  * classic") REC_LINK_DESCRIBE */
 void rec_words_describe(struct rec_words *ws);

@@ -11,6 +11,17 @@
 
 #include "converse.h"
 
+/* room in the arrays beside the creator keys for every key */
+static void
+grow(struct rec_kb *kb)
+{
+	kb->cname = xrealloc(kb->cname, kb->creator.cap * sizeof *kb->cname);
+	kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
+	    sizeof *kb->ccount);
+	kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
+	    sizeof *kb->cexact);
+}
+
 /* the name with its words' inner marks dropped, "!" read as "i" and
  * "$" as "s", into n; 0 when no word has such a mark */
 static int
@@ -99,12 +110,7 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			continue;
 		k = rec_hash_put(&kb->creator, key, len, &added);
 		if (added) {
-			kb->cname = xrealloc(kb->cname, kb->creator.cap *
-			    sizeof *kb->cname);
-			kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
-			    sizeof *kb->ccount);
-			kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
-			    sizeof *kb->cexact);
+			grow(kb);
 			kb->cname[k] = xstrdup(v);
 			kb->ccount[k] = 0;
 			kb->cexact[k] = pass == 0 ? 1 : pass == 4 ? 2 : 0;
@@ -197,12 +203,7 @@ rec_kb_one_word_names(struct rec_kb *kb)
 			continue;
 		c = v[1] - 1;
 		i = rec_hash_put(&kb->creator, w.key[k], w.keylen[k], &added);
-		kb->cname = xrealloc(kb->cname, kb->creator.cap *
-		    sizeof *kb->cname);
-		kb->ccount = xrealloc(kb->ccount, kb->creator.cap *
-		    sizeof *kb->ccount);
-		kb->cexact = xrealloc(kb->cexact, kb->creator.cap *
-		    sizeof *kb->cexact);
+		grow(kb);
 		kb->cname[i] = xstrdup(kb->cname[c]);
 		kb->ccount[i] = kb->ccount[c];
 		kb->cexact[i] = 0;

@@ -401,18 +401,6 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	}
 }
 
-/* The taste of each clause: "I loved X" (a model), "X was boring", "not
- * a fan of X", "I've seen X".  The taste words are said, not searched
- * for. */
-static int
-in_list(const char *const *l, const char *w)
-{
-	for (; *l; l++)
-		if (!strcmp(*l, w))
-			return 1;
-	return 0;
-}
-
 /* A word on what was shown ("those are pretty songs", "that was
  * gorgeous"): the word judges the list, it names nothing */
 static void
@@ -434,28 +422,31 @@ reaction(struct rec_words *ws)
 
 	for (i = 0; i < ws->n; i++) {
 		/* the clause's subject, after an "oh", "yes" at most */
-		if (!in_list(subj, ws->w[i]) || (i > 0 && ws->clause[i - 1] ==
-		    ws->clause[i] && !in_list(intj, ws->w[i - 1])) ||
+		if (!rec_words_listed(subj, ws->w[i]) || (i > 0 && ws->clause[i - 1] ==
+		    ws->clause[i] && !rec_words_listed(intj, ws->w[i - 1])) ||
 		    (i > 1 && ws->clause[i - 2] == ws->clause[i]))
 			continue;
 		j = i + 1;
 		/* "that's", "they're": the verb is in the word */
-		if (j < ws->n && in_list(verb, ws->w[j]))
+		if (j < ws->n && rec_words_listed(verb, ws->w[j]))
 			j++;
 		else if (!at(ws, i, "thats") && !at(ws, i, "theyre") &&
 		    !at(ws, i, "its") && !at(ws, i, "it"))	/* "it's" */
 			continue;
 		/* "so pretty", "pretty good": an intensifier, unless it is
 		 * the judging word itself ("pretty songs") */
-		while (j + 1 < ws->n && in_list(more, ws->w[j]) &&
-		    !in_list(what, ws->w[j + 1]))
+		while (j + 1 < ws->n && rec_words_listed(more, ws->w[j]) &&
+		    !rec_words_listed(what, ws->w[j + 1]))
 			j++;
 		if (j < ws->n && !ws->used[j] && (j + 1 == ws->n ||
-		    in_list(what, ws->w[j + 1])))
+		    rec_words_listed(what, ws->w[j + 1])))
 			mark(ws, i, j - i + 1);
 	}
 }
 
+/* The taste of each clause: "I loved X" (a model), "X was boring", "not
+ * a fan of X", "I've seen X".  The taste words are said, not searched
+ * for. */
 static void
 tastes(struct rec_words *ws, struct rec_intent *in)
 {
@@ -827,9 +818,9 @@ address(struct rec_kb *kb, struct rec_words *ws)
 	    "would", "please", "pls", "how", "what", "lets", NULL };
 	struct rec_buf g = {0};
 
-	if (ws->n < 2 || !in_list(greet, ws->w[0]) || ws->used[1] ||
+	if (ws->n < 2 || !rec_words_listed(greet, ws->w[0]) || ws->used[1] ||
 	    ws->clause[1] != ws->clause[0] || (ws->n > 2 && ws->clause[2] ==
-	    ws->clause[1] && !in_list(next, ws->w[2])))
+	    ws->clause[1] && !rec_words_listed(next, ws->w[2])))
 		return;
 	rec_buf_printf(&g, "%s %s", ws->w[0], ws->w[1]);
 	if (rec_hash_get(&kb->title, g.data, g.len) == (size_t)-1 &&

@@ -356,8 +356,8 @@ rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
 	return 1;
 }
 
-static int
-listed(const char *const *l, const char *w)
+int
+rec_words_listed(const char *const *l, const char *w)
 {
 	for (; *l; l++)
 		if (!strcmp(*l, w))
@@ -414,14 +414,14 @@ rec_words_describe(struct rec_words *ws)
 			continue;
 		/* the clause's first words, past "I think", "yes" */
 		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i] &&
-		    listed(lead, ws->w[j]); j++)
+		    rec_words_listed(lead, ws->w[j]); j++)
 			;
 		for (k = 0, n = 0; subj[k] && !n; k++)
 			n = said(ws, j, subj[k]);
 		if (!n)
 			continue;
 		for (k = j + n; k < ws->n && ws->clause[k] == ws->clause[i] &&
-		    !listed(steer, ws->w[k]); k++)
+		    !rec_words_listed(steer, ws->w[k]); k++)
 			;
 		if (k < ws->n && ws->clause[k] == ws->clause[i])
 			continue;
