@@ -51,24 +51,20 @@ everyday(const struct rec_kb *kb, const char *w)
 	return n >= 5 && (size_t)n * 2500 >= kb->nitems;
 }
 
-/* the evidence that words [i, i + n) were meant as a name */
+/* a word that places a time or an occasion ("at night", "with friends") */
 static int
 preposition(const char *w)
 {
 	static const char *const p[] = { "at", "in", "on", "while", "when",
 	    "during", "before", "after", "with", "for", NULL };
-	size_t k;
 
-	for (k = 0; p[k]; k++)
-		if (!strcmp(w, p[k]))
-			return 1;
-	return 0;
+	return rec_words_listed(p, w);
 }
 
 /* a purpose before word i in its clause ("a playlist for a sunny day",
  * "songs for when I am in the shower", "to play with friends"): what
- * follows is an occasion,
- * not a name, though it be all the message says */
+ * follows is an occasion, not a name, though it be all the message
+ * says */
 static int
 purpose(const struct rec_words *ws, size_t i)
 {
@@ -95,13 +91,11 @@ rec_link_cued(const struct rec_words *ws, size_t i)
 	    "track", "movie", "film", "album", "seen", "watched", "heard",
 	    "loved", "liked", "love", "enjoyed", "play", "add", "about",
 	    "de", "par", "von", "como", "comme", "wie", NULL };
-	size_t k;
 
 	if (i == 0)
 		return 0;
-	for (k = 0; cue[k]; k++)
-		if (rec_words_at(ws, i - 1, cue[k]))
-			return 1;
+	if (rec_words_listed(cue, ws->w[i - 1]))
+		return 1;
 	/* "to listen to at night": a time or a place, not a name (but
 	 * "listen to At Night") */
 	if (i < 2 || !rec_words_at(ws, i - 1, "to") ||
@@ -117,12 +111,8 @@ cued_after(const struct rec_words *ws, size_t j)
 {
 	static const char *const cue[] = { "songs", "song", "tracks", "music",
 	    "albums", "stuff", "fan", "fans", "was", "is", NULL };
-	size_t k;
 
-	for (k = 0; cue[k]; k++)
-		if (rec_words_at(ws, j, cue[k]))
-			return 1;
-	return 0;
+	return j < ws->n && rec_words_listed(cue, ws->w[j]);
 }
 
 /* whether every word of the span that counts was written with a
@@ -205,8 +195,10 @@ creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 static int
 possessive(const char *w)
 {
-	return !strcmp(w, "my") || !strcmp(w, "our") || !strcmp(w, "your") ||
-	    !strcmp(w, "his") || !strcmp(w, "her") || !strcmp(w, "their");
+	static const char *const p[] = { "my", "our", "your", "his", "her",
+	    "their", NULL };
+
+	return rec_words_listed(p, w);
 }
 
 /* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a

@@ -124,9 +124,7 @@ static void
 title_words(struct rec_kb *kb, const struct rec_buf *key)
 {
 	const char *p = key->data ? key->data : "", *q;
-	int added;
 
-	kb->tword.vsize = sizeof(unsigned);
 	for (; *p; p = *q ? q + 1 : q) {
 		size_t len = strcspn(p, " "), k;
 		q = p + len;
@@ -138,9 +136,7 @@ title_words(struct rec_kb *kb, const struct rec_buf *key)
 				break;
 		if (!len || k + len <= (size_t)(p - key->data))
 			continue;
-		k = rec_hash_put(&kb->tword, p, len, &added);
-		if (added)
-			((unsigned *)kb->tword.val)[k] = 0;
+		k = rec_hash_put(&kb->tword, p, len, NULL);
 		((unsigned *)kb->tword.val)[k]++;
 	}
 }
@@ -410,6 +406,7 @@ rec_kb_load(const char *catalog)
 
 	kb->cat = rec_catalog_load(catalog);
 	kb->catalog = kb->cat->path;
+	kb->tword.vsize = sizeof(unsigned);	/* a count a word */
 	db = kb->cat->db;
 	rec_sql_functions(db);		/* norm() and has() for the planner */
 	kb->c_title = rec_catalog_role(db, "title");

@@ -287,7 +287,8 @@ mark(struct rec_words *ws, size_t i, size_t n)
 /* short words said apart that a name writes as one ("2 pac" for 2Pac,
  * "n w a"): the creator, or -1 */
 static size_t
-joined(struct rec_kb *kb, const struct rec_words *ws, size_t i, size_t n)
+joined(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t n)
 {
 	struct rec_buf b = {0};
 	size_t j, k = (size_t)-1;
@@ -659,13 +660,13 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (ck != (size_t)-1)
 				ce = rec_link_evidence(kb, ws, i, n,
 				    REC_NAME_CREATOR, content);
-			/* the first words of a longer name ("wu tang") need
-			 * capitals or a cue: "red hot summer songs" */
 			/* a word that is also a name written with marks
 			 * ("pink" for P!nk) needs a capital or "by" */
 			if (ce == 2 && n == 1 && kb->cexact[ck] == 2 &&
 			    !ws->cap[i] && !at(ws, i - 1, "by"))
 				ce = 1;
+			/* the first words of a longer name ("wu tang") need
+			 * capitals or a cue: "red hot summer songs" */
 			if (ce == 2 && n >= 2 && kb->cexact[ck] != 1 &&
 			    !is_name(kb->cname[ck], g.data) &&
 			    !rec_link_cued(ws, i) && !rec_link_all_cap(kb, ws,
@@ -725,12 +726,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			continue;
 		if ((c = rec_concept_at(ws, i, &n)) < 0)
 			continue;
-		ngram(ws, i, n, &g);
-		before = in->need.n;
 		if (ws->mode[i] == REC_LINK_DESCRIBE) {
 			mark(ws, i, n);
 			continue;
 		}
+		ngram(ws, i, n, &g);
+		before = in->need.n;
 		/* "not upbeat enough": more of it wanted */
 		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,

@@ -422,8 +422,9 @@ reaction(struct rec_words *ws)
 
 	for (i = 0; i < ws->n; i++) {
 		/* the clause's subject, after an "oh", "yes" at most */
-		if (!rec_words_listed(subj, ws->w[i]) || (i > 0 && ws->clause[i - 1] ==
-		    ws->clause[i] && !rec_words_listed(intj, ws->w[i - 1])) ||
+		if (!rec_words_listed(subj, ws->w[i]) || (i > 0 &&
+		    ws->clause[i - 1] == ws->clause[i] &&
+		    !rec_words_listed(intj, ws->w[i - 1])) ||
 		    (i > 1 && ws->clause[i - 2] == ws->clause[i]))
 			continue;
 		j = i + 1;

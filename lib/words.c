@@ -114,6 +114,8 @@ absence(const struct rec_words *ws, const char *w, int clause)
 	    "are"));
 }
 
+/* phrase_at's any: a phrase's words used or not, across clauses */
+enum { ANY_USED = 1, ANY_CLAUSE = 2 };
 static size_t phrase_at(const struct rec_words *, size_t, const char *,
     int);
 
@@ -290,8 +292,8 @@ rec_words_free(struct rec_words *ws)
 	memset(ws, 0, sizeof *ws);
 }
 
-/* the words of phrase ph ("a b c") at i: how many, or 0; with any,
- * whether used or not and across clauses */
+/* the words of phrase ph ("a b c") at i: how many, or 0; with
+ * ANY_USED, whether used or not; with ANY_CLAUSE, across clauses */
 static size_t
 phrase_at(const struct rec_words *ws, size_t i, const char *ph, int any)
 {
@@ -300,9 +302,10 @@ phrase_at(const struct rec_words *ws, size_t i, const char *ph, int any)
 
 	while (*p) {
 		len = strcspn(p, " ");
-		if (i + n >= ws->n || (!any && ws->used[i + n]) ||
+		if (i + n >= ws->n || (!(any & ANY_USED) && ws->used[i + n]) ||
 		    strlen(ws->w[i + n]) != len || strncmp(ws->w[i + n], p,
-		    len) || (!any && n && ws->clause[i + n] != ws->clause[i]))
+		    len) || (!(any & ANY_CLAUSE) && n && ws->clause[i + n] !=
+		    ws->clause[i]))
 			return 0;
 		n++;
 		p += len;
@@ -328,7 +331,8 @@ rec_words_clause_has(const struct rec_words *ws, size_t i,
 	for (j = 0; j < ws->n; j++)
 		if (ws->clause[j] == ws->clause[i])
 			for (k = 0; ph[k]; k++)
-				if (phrase_at(ws, j, ph[k], 1))
+				if (phrase_at(ws, j, ph[k], ANY_USED |
+				    ANY_CLAUSE))
 					return 1;
 	return 0;
 }
@@ -365,25 +369,6 @@ rec_words_listed(const char *const *l, const char *w)
 	return 0;
 }
 
-/* the words of ph at i in one clause, used or not ("not" is): how
- * many, or 0 */
-static size_t
-said(const struct rec_words *ws, size_t i, const char *ph)
-{
-	size_t n = 0, len;
-
-	for (; *ph; n++) {
-		len = strcspn(ph, " ");
-		if (i + n >= ws->n || ws->clause[i + n] != ws->clause[i] ||
-		    strlen(ws->w[i + n]) != len || strncmp(ws->w[i + n], ph,
-		    len))
-			return 0;
-		ph += len;
-		ph += *ph == ' ';
-	}
-	return n;
-}
-
 /* A clause that says what a thing named or shown is ("I think it's a
  * 90's classic", "it's not quite sci-fi", "isn't that a 90's movie"):
  * its genres, eras and moods describe that thing, they are not asked
@@ -417,7 +402,8 @@ rec_words_describe(struct rec_words *ws)
 		    rec_words_listed(lead, ws->w[j]); j++)
 			;
 		for (k = 0, n = 0; subj[k] && !n; k++)
-			n = said(ws, j, subj[k]);
+			/* used or not: "not" is */
+			n = phrase_at(ws, j, subj[k], ANY_USED);
 		if (!n)
 			continue;
 		for (k = j + n; k < ws->n && ws->clause[k] == ws->clause[i] &&
