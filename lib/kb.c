@@ -616,6 +616,64 @@ rec_kb_word_known(const struct rec_kb *kb, const char *w)
 	return ok;
 }
 
+/* the length of the word at w, up to end */
+static size_t
+word_len(const char *w, const char *end)
+{
+	const char *p = w;
+
+	while (p < end && *p != ' ')
+		p++;
+	return (size_t)(p - w);
+}
+
+static size_t
+count_words(const char *w, size_t n)
+{
+	size_t i, c = n > 0;
+
+	for (i = 0; i < n; i++)
+		c += w[i] == ' ';
+	return c;
+}
+
+/* a numeral: digits, or a Roman one of a sequel ("ii", "xiv") */
+static int
+numeral(const char *w, size_t n)
+{
+	size_t i, digits = 0, roman = 0;
+
+	for (i = 0; i < n; i++) {
+		digits += w[i] >= '0' && w[i] <= '9';
+		roman += w[i] == 'i' || w[i] == 'v' || w[i] == 'x';
+	}
+	return n && (digits == n || (n <= 4 && roman == n));
+}
+
+/* a misspelling of b that a reader would still know word by word: with
+ * as many words, none of them written wholly otherwise ("world war ii"
+ * is no "world war z") and no numeral changed ("toy story 2" is no
+ * "toy story 3"); words run together or apart are left to the count */
+static int
+words_known(const char *a, size_t an, const char *b, size_t bn)
+{
+	const char *ae = a + an, *be = b + bn;
+
+	if (count_words(a, an) != count_words(b, bn))
+		return 1;
+	while (a < ae && b < be) {
+		size_t la = word_len(a, ae), lb = word_len(b, be);
+		size_t most = la > lb ? la : lb;
+		if ((la != lb || memcmp(a, b, la)) && (numeral(a, la) ||
+		    numeral(b, lb) || rec_edit_distance(a, la, b, lb,
+		    (int)most) >= (int)most))
+			return 0;
+		a += la + 1;
+		b += lb + 1;
+	}
+	return 1;
+}
+
 size_t
 rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 {
@@ -627,7 +685,7 @@ rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 		    (size_t)max)
 			continue;
 		d = rec_edit_distance(s, n, h->key[i], h->keylen[i], max);
-		if (d < bd) {
+		if (d < bd && words_known(s, n, h->key[i], h->keylen[i])) {
 			bd = d;
 			best = i;
 		}

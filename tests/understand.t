@@ -43,6 +43,16 @@ test_ok 'and not the artist whose name is a prefix of it' \
 	'! t "Bohemian Rhapsody but newer" | grep -q Bohemia\"'
 test_ok 'a misspelt title after a cue' \
 	'f "movies like Incepton" | grep -q "^{\"liked_items\":\[\"8\"\]"'
+# a catalog of look-alike titles
+printf 'id,title,genres\n1,World War Z (2013),Horror\n2,Rocky III (1982),Drama\n3,Rocky (1976),Drama\n4,Toy Story 3 (2010),Comedy\n' > alike.csv &&
+	rec-import -d alike.db items -i id -S genres='|' -X year='title:\(([0-9]{4})[^()]*\) *$' \
+	-t year=integer -r year=date alike.csv && rec-bm25 -d alike.db --index || exit 1
+test_ok 'a misspelling keeps its words: "world war ii" is not World War Z' \
+	'intent alike.db "I like movies about World War II" > out && ! grep -q "\"1\"" out &&
+	 intent alike.db "something like World Wr Z" | grep -q "^{\"liked_items\":\[\"1\"\]"'
+test_ok 'nor a numeral changed: "Toy Story 2" is not Toy Story 3' \
+	'intent alike.db "movies like Toy Story 2" > out && ! grep -q "\"4\"" out &&
+	 intent alike.db "movies like Toy Story 3" | grep -q "^{\"liked_items\":\[\"4\"\]"'
 # evidence before a name
 test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	't "something to focus while coding" > out && ! grep -q "Focus" out &&
