@@ -87,6 +87,8 @@ struct rec_intent {
 					 * before the subject changed */
 	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
+	int others;		/* it asks for creators other than those
+				 * named or liked ("a different band") */
 	int fresh;		/* the message says it changes ("instead",
 				 * "something different"): this turn only */
 	struct rec_cons cons[REC_MAXC];
@@ -98,6 +100,9 @@ struct rec_intent {
 	/* creators whose name the message used as a word ("focus"): not
 	 * shown this turn */
 	struct rec_strs avoid;
+	/* "a different band": the creators of before, not shown this
+	 * turn */
+	struct rec_strs other_than;
 	/* a question about the catalog instead of a request, this turn */
 	int question;		/* enum rec_question */
 	char *subject;		/* what it asks about: an item or a creator */

@@ -141,6 +141,7 @@ static const struct {
 #undef L
 	{ NULL, offsetof(struct rec_intent, boost) },
 	{ NULL, offsetof(struct rec_intent, avoid) },
+	{ NULL, offsetof(struct rec_intent, other_than) },
 };
 #define NLISTS (sizeof lists / sizeof lists[0])
 

@@ -132,11 +132,75 @@ asks_others(const struct rec_words *ws)
 }
 
 static void
-add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
+mark(struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i; j < i + n; j++)
+		ws->used[j] = 1;
+}
+
+/* whether the message asks for creators other than those named or
+ * liked so far: a word of otherness before a creator's noun ("a
+ * different band", "other artists like X", "new singers"), or "someone
+ * else" */
+static int
+other_creators(struct rec_words *ws)
+{
+	static const char *const other[] = { "other", "different",
+	    "another", "new", "otros", "otras", "otro", "otra", "autres",
+	    "autre", "andere", "anderen", NULL };
+	static const char *const who[] = { "artist", "artists", "band",
+	    "bands", "singer", "singers", "group", "groups", "musician",
+	    "musicians", "rapper", "rappers", "performer", "performers",
+	    "director", "directors", "author", "authors", "creator",
+	    "creators", "artista", "artistas", "artiste", "artistes",
+	    "kunstler", "gruppe", NULL };
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < ws->n && !n; i++) {
+		if (ws->neg[i])
+			continue;
+		if (rec_words_listed(other, ws->w[i]))
+			n = rec_words_listed(who, ws->w[i + 1]) ? 2 : i + 2 <
+			    ws->n && rec_words_listed(who, ws->w[i + 2]) ? 3 : 0;
+		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
+		    at(ws, i + 1, "else"))
+			n = 2;
+	}
+	/* the words say whose, not what: no search of them */
+	if (n)
+		mark(ws, i - 1, n);
+	return n != 0;
+}
+
+/* the first word of a list of names word i ends ("like X, Y or Z": Y and
+ * Z are read as X is) */
+static size_t
+list_head(const struct rec_words *ws, size_t i)
+{
+	size_t j = i;
+
+	/* back over "or", "and" and the name before it (linked already,
+	 * or written with capitals) */
+	while (j > 1 && (at(ws, j - 1, "or") || at(ws, j - 1, "and") ||
+	    at(ws, j - 1, "nor")) && (ws->used[j - 2] || ws->cap[j - 2]) &&
+	    ws->clause[j - 2] == ws->clause[i]) {
+		j--;
+		while (j > 0 && (ws->used[j - 1] || ws->cap[j - 1]) &&
+		    ws->clause[j - 1] == ws->clause[i])
+			j--;
+	}
+	return j;
+}
+
+static void
+add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t pos,
     struct rec_intent *in, size_t k)
 {
 	const char *name = kb->cname[k];
-	int mode = ws->mode[i];
+	int mode = ws->mode[pos];
+	size_t i = list_head(ws, pos);
 
 	/* "like X", not "I like X" */
 	int model = i > 0 && ((at(ws, i - 1, "like") && !(i > 1 &&
@@ -154,7 +218,7 @@ add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	    "singers") || at(ws, i - 2, "rappers") || at(ws, i - 2,
 	    "musicians") || at(ws, i - 2, "groups") || at(ws, i - 2, "such"));
 
-	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
+	if (ws->neg[pos] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_creators, name);
 		rec_intent_said(in, "not by %s", name);
 	} else if ((mode == REC_LINK_LIKE && !model && !asks_others(ws)) ||
@@ -273,15 +337,6 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		rec_intent_said(in, "%s", tag);
 	}
 	rec_buf_free(&b);
-}
-
-static void
-mark(struct rec_words *ws, size_t i, size_t n)
-{
-	size_t j;
-
-	for (j = i; j < i + n; j++)
-		ws->used[j] = 1;
 }
 
 /* short words said apart that a name writes as one ("2 pac" for 2Pac,
@@ -600,6 +655,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		content += !rec_lex_filler(ws->w[i]);
 	if (kb->c_title && kb->c_creator)
 		negation_in_titles(kb, ws);
+	in->others = other_creators(ws);
 
 	/* collections: "album X", "X album", with the creator named;
 	 * "songs from Frozen": a collection written as a name that names
@@ -769,4 +825,6 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	rec_hash_free(&seen);
 	rec_buf_free(&g);
 	rec_buf_free(&stem);
+	if (in->others)
+		rec_intent_said(in, "%s", "by others");
 }

@@ -374,6 +374,25 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_sql(&cond, in->disliked_creators.v[i]);
 		rec_buf_addc(&cond, ')');
 	}
+	/* "a different band": none by the creators named, liked before or
+	 * most of the last list's */
+	if (in->others && kb->c_creator) {
+		struct rec_strs cr = {0}, last = {0};
+		rec_strs_copy(&cr, &in->other_than);
+		creators_of(kb, &in->last, 10, &last);
+		for (i = 0; i < last.n; i++)
+			if (!rec_strs_has(&in->liked_creators, last.v[i], 1) &&
+			    !rec_strs_has(&in->similar, last.v[i], 1))
+				rec_strs_add(&cr, last.v[i]);
+		rec_strs_free(&last);
+		for (i = 0; i < cr.n; i++) {
+			rec_buf_printf(&cond, "%sNOT names(\"%s\", ", cond.len ?
+			    " AND " : "", kb->c_creator);
+			rec_buf_sql(&cond, cr.v[i]);
+			rec_buf_addc(&cond, ')');
+		}
+		rec_strs_free(&cr);
+	}
 	/* the same song under another id is a repeat */
 	if (in->shown_keys.n && kb->c_title && kb->c_creator) {
 		rec_buf_printf(&cond, "%slower(coalesce(\"%s\", '')) || char(9) || "
@@ -581,7 +600,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		liked = 1;
 	}
 	if ((in->boost.n || in->earlier_creators.n) && !by && !similar &&
-	    kb->c_creator) {
+	    kb->c_creator && !in->others) {
 		struct rec_strs cr = {0};
 		for (i = 0; i < in->earlier_creators.n; i++)
 			if (!rec_strs_has(&in->disliked_creators,

@@ -156,6 +156,16 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	size_t i;
 	int c, j;
 
+	/* "a different band": none of those before but the ones it names */
+	for (i = 0; in->others && i < 3; i++) {
+		const struct rec_strs *l = i == 0 ? &prev->liked_creators :
+		    i == 1 ? &prev->similar : &prev->earlier_creators;
+		size_t j;
+		for (j = 0; j < l->n; j++)
+			if (!rec_strs_has(&in->liked_creators, l->v[j], 1) &&
+			    !rec_strs_has(&in->similar, l->v[j], 1))
+				rec_strs_add(&in->other_than, l->v[j]);
+	}
 	rec_strs_copy(&in->shown, &prev->shown);
 	rec_strs_copy(&in->shown_keys, &prev->shown_keys);
 	rec_strs_copy(&in->last, &prev->last);
@@ -174,7 +184,10 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
 	if (cont || !rec_intent_has_subject(in)) {
 		rec_strs_copy(&in->liked_items, &prev->liked_items);
-		rec_strs_copy(&in->liked_creators, &prev->liked_creators);
+		/* "the same, by a different band": the creators so far
+		 * show the way, and others play */
+		rec_strs_copy(in->others ? &in->similar : &in->liked_creators,
+		    &prev->liked_creators);
 		rec_strs_copy(&in->similar, &prev->similar);
 		rec_strs_copy(&in->colls, &prev->colls);
 		drop = set & ~(1u << REC_FACET_GENRE);

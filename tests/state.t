@@ -110,4 +110,18 @@ test_ok 'the three kept last go on: old subjects fade' \
 	 "some war movies" "something like Alien" > /dev/null &&
 	 state | grep -q "^kept:\[\"genre:horror\",\"genre:drama\",\"genre:war\"\]"'
 
+# "a different band": the creators of the last list and those named
+# before are not shown; "X and other artists" keeps X
+test_ok '"rock by a different band": none by the bands just shown' \
+	'fresh && talk tunes.db "2 rock songs" "rock by a different band" > out &&
+	 test -n "$(ids_of 2 < out)" && last | grep -q "by others" &&
+	 for i in $(ids_of 2 < out); do
+	   for j in $(ids_of 1 < out); do
+	     test "$(sqlite3 tunes.db "select count(*) from items a, items b where a.id = '"'"'$i'"'"' and b.id = '"'"'$j'"'"' and a.artist = b.artist")" = 0 || exit 1
+	   done
+	 done'
+test_ok '"X and other artists like X" keeps X' \
+	'fresh && talk tunes.db "Queen and other artists like Queen" > out &&
+	 ids_of 1 < out | grep -q "t04\|t13"'
+
 done_testing

@@ -59,6 +59,9 @@ test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	 grep -q "^concepts:\[\"focus\"\]" out'
 test_ok 'and the band Focus is not shown for it' \
 	'! ids tunes.db "something to focus while coding" | grep -q t03'
+test_ok 'names in a list after "like" are all models: "like Queen or The Beatles"' \
+	't "songs like Queen or The Beatles" > out && grep -q "^similar:\[\"The Beatles\",\"Queen\"\]" out &&
+	 ! grep -q "^liked_creators:\[\"" out'
 test_ok 'a name with a cue is a name' \
 	't "play Hocus Pocus by Focus" | grep -q "^liked_creators:\[\"Focus\"\]"'
 test_ok 'words that link to nothing never search titles' \
