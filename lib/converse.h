@@ -178,6 +178,13 @@ void rec_kb_one_word_names(struct rec_kb *kb);
 void rec_kb_free(struct rec_kb *kb);
 /* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);
+/* whether a (folded) reads as b misspelt, word by word: as many words,
+ * none written wholly otherwise, no numeral changed */
+int rec_kb_misspelling(const char *a, size_t an, const char *b, size_t bn);
+/* the creators of the items ids, the most frequent first, at most max,
+ * added to out */
+void rec_kb_creators_of(struct rec_kb *kb, const struct rec_strs *ids,
+    size_t max, struct rec_strs *out);
 int rec_kb_has_column(const struct rec_kb *kb, const char *col);
 /* whether the catalog's text encoder knows the word (not by pieces) */
 int rec_kb_word_known(const struct rec_kb *kb, const char *w);
@@ -254,6 +261,10 @@ int rec_words_clause_has(const struct rec_words *ws, size_t i,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
+/* context.c: names of creators the conversation showed, misspelt ("the
+ * weekend" after The Weeknd was shown), before rec_link */
+void rec_link_context(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev);
 /* evidence.c: what says words were meant as a name */
 enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
 /* a word of everyday speech: filler, a word of the lexicon, or a word

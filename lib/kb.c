@@ -654,8 +654,8 @@ numeral(const char *w, size_t n)
  * as many words, none of them written wholly otherwise ("world war ii"
  * is no "world war z") and no numeral changed ("toy story 2" is no
  * "toy story 3"); words run together or apart are left to the count */
-static int
-words_known(const char *a, size_t an, const char *b, size_t bn)
+int
+rec_kb_misspelling(const char *a, size_t an, const char *b, size_t bn)
 {
 	const char *ae = a + an, *be = b + bn;
 
@@ -674,6 +674,37 @@ words_known(const char *a, size_t an, const char *b, size_t bn)
 	return 1;
 }
 
+/* the creators most of ids have (at most max), most first */
+void
+rec_kb_creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
+    struct rec_strs *out)
+{
+	static const char what[] = "finding the creators of items";
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0}, list = {0};
+	size_t i;
+
+	if (!kb->c_creator || !ids->n)
+		return;
+	rec_buf_addc(&list, '[');
+	for (i = 0; i < ids->n; i++) {
+		rec_buf_adds(&list, i ? "," : "");
+		rec_json_string(&list, ids->v[i], strlen(ids->v[i]));
+	}
+	rec_buf_addc(&list, ']');
+	rec_buf_printf(&sql, "SELECT \"%s\" AS c FROM items WHERE id IN "
+	    "(SELECT value FROM json_each(?)) AND c IS NOT NULL AND c <> '' "
+	    "GROUP BY c ORDER BY count(*) DESC, min(rowid) LIMIT %zu",
+	    kb->c_creator, max);
+	st = rec_catalog_prepare(kb->cat, sql.data, what);
+	sqlite3_bind_text(st, 1, list.data, (int)list.len, SQLITE_STATIC);
+	while (rec_catalog_step(kb->cat, st, what))
+		rec_strs_add(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	rec_buf_free(&sql);
+	rec_buf_free(&list);
+}
+
 size_t
 rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 {
@@ -685,7 +716,7 @@ rec_kb_closest(const struct rec_hash *h, const char *s, int max)
 		    (size_t)max)
 			continue;
 		d = rec_edit_distance(s, n, h->key[i], h->keylen[i], max);
-		if (d < bd && words_known(s, n, h->key[i], h->keylen[i])) {
+		if (d < bd && rec_kb_misspelling(s, n, h->key[i], h->keylen[i])) {
 			bd = d;
 			best = i;
 		}

@@ -870,6 +870,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	references(kb, &ws, in, prev);
 	numbers(kb, &ws, in);
 	rel = relative(kb, &ws, in);
+	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
 	/* nothing new at all ("Great!", "yes please"): go on */
 	if (prev && !cont && !rel && rec_intent_nothing_new(in) &&

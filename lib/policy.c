@@ -109,37 +109,6 @@ top_items(struct rec_kb *kb, const char *creator, size_t max,
 	rec_buf_free(&sql);
 }
 
-/* the creators most of ids have (at most max), most first */
-static void
-creators_of(struct rec_kb *kb, const struct rec_strs *ids, size_t max,
-    struct rec_strs *out)
-{
-	static const char what[] = "finding the creators of items";
-	sqlite3_stmt *st;
-	struct rec_buf sql = {0}, list = {0};
-	size_t i;
-
-	if (!kb->c_creator || !ids->n)
-		return;
-	rec_buf_addc(&list, '[');
-	for (i = 0; i < ids->n; i++) {
-		rec_buf_adds(&list, i ? "," : "");
-		rec_json_string(&list, ids->v[i], strlen(ids->v[i]));
-	}
-	rec_buf_addc(&list, ']');
-	rec_buf_printf(&sql, "SELECT \"%s\" AS c FROM items WHERE id IN "
-	    "(SELECT value FROM json_each(?)) AND c IS NOT NULL AND c <> '' "
-	    "GROUP BY c ORDER BY count(*) DESC, min(rowid) LIMIT %zu",
-	    kb->c_creator, max);
-	st = rec_catalog_prepare(kb->cat, sql.data, what);
-	sqlite3_bind_text(st, 1, list.data, (int)list.len, SQLITE_STATIC);
-	while (rec_catalog_step(kb->cat, st, what))
-		rec_strs_add(out, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
-	rec_buf_free(&sql);
-	rec_buf_free(&list);
-}
-
 /* the categories to keep to, as SQL, after the constraints in b */
 static void
 need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
@@ -379,7 +348,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->others && kb->c_creator) {
 		struct rec_strs cr = {0}, last = {0};
 		rec_strs_copy(&cr, &in->other_than);
-		creators_of(kb, &in->last, 10, &last);
+		rec_kb_creators_of(kb, &in->last, 10, &last);
 		for (i = 0; i < last.n; i++)
 			if (!rec_strs_has(&in->liked_creators, last.v[i], 1) &&
 			    !rec_strs_has(&in->similar, last.v[i], 1))
@@ -606,7 +575,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			if (!rec_strs_has(&in->disliked_creators,
 			    in->earlier_creators.v[i], 1))
 				rec_strs_add(&cr, in->earlier_creators.v[i]);
-		creators_of(kb, &in->boost, 6, &cr);
+		rec_kb_creators_of(kb, &in->boost, 6, &cr);
 		if (cr.n) {
 			creators_stage(kb, p, "liked", "200", &cr, o.data);
 			liked = liked_creators = 1;

@@ -58,6 +58,9 @@ test_ok 'Factual: ids the catalog lacks' \
 test_ok 'the log: a line per point' \
 	'rec-eval -q -L log b.jsonl > /dev/null && test "$(wc -l < log)" = 3 &&
 	 sed -n 2p log | grep -q "^{\"conversation\":\"c1\",\"turn\":2,\"message\":\"more like that\",\"plan\":\"rec-sql .*\",\"top\":\[\"s05\"\],\"targets\":\[\"s05\"\],\"hit@10\":true,\"ms\":"'
+test_ok 'a message is read against what the turn before showed (a name in it, misspelt)' \
+	'printf "%s\n" "{\"id\":\"c3\",\"turns\":[{\"user\":\"some songs\",\"shown\":[\"s05\",\"s01\"]},{\"user\":\"the metalica one was good, more of metalica\",\"targets\":[\"s06\"]}]}" > c.jsonl &&
+	 rec-eval -q -J -K 1 c.jsonl | grep -q "\"hit\":\[1.0\]"'
 test_ok 'a failing command: counted, warned, scored as empty' \
 	'rec-eval -J b.jsonl -- sh -c "exit 3" > out 2> err &&
 	 grep -q "\"failed\":3" out && grep -q "\"hit\":\[0.0,0.0,0.0,0.0\]" out &&

@@ -124,4 +124,12 @@ test_ok '"X and other artists like X" keeps X' \
 	'fresh && talk tunes.db "Queen and other artists like Queen" > out &&
 	 ids_of 1 < out | grep -q "t04\|t13"'
 
+# a name the last list showed, written as heard ("gym heros"), is that
+# creator; with nothing shown it is no name
+test_ok 'a creator shown before, misspelt and lowercase, is that creator' \
+	'fresh && talk tunes.db "some edm and reggae" "more of gym heros" > /dev/null &&
+	 state | grep -q "^liked_creators:\[\"Gym Heroes\"\]" &&
+	 fresh && talk tunes.db "more of gym heros" > /dev/null &&
+	 ! state | grep -q "^liked_creators:\[\"Gym Heroes\"\]"'
+
 done_testing

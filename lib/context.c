@@ -1,0 +1,111 @@
+/*
+ * context.c: the names a conversation has given.  A person answering a
+ * list writes the names they see in it as they hear them ("yes! the
+ * weekend, more of the weekend" after The Weeknd was shown), lowercase
+ * and misspelt, with none of the evidence link.c asks of a name out of
+ * nowhere.  A creator of an item shown or named before is that
+ * evidence: words one edit from such a name (two past ten letters),
+ * word by word, are that creator.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+/* the catalog's keys of the creators prev showed or named, each once */
+static void
+context_names(struct rec_kb *kb, const struct rec_intent *prev,
+    struct rec_hash *keys)
+{
+	struct rec_strs cr = {0}, parts = {0};
+	struct rec_buf n = {0};
+	size_t i, j;
+
+	rec_kb_creators_of(kb, &prev->shown, 500, &cr);
+	rec_strs_copy(&cr, &prev->liked_creators);
+	rec_strs_copy(&cr, &prev->similar);
+	rec_strs_copy(&cr, &prev->earlier_creators);
+	for (i = 0; i < cr.n; i++) {
+		rec_strs_add(&parts, cr.v[i]);
+		rec_name_parts(cr.v[i], 0, &parts);
+		for (j = 0; j < parts.n; j++) {
+			rec_buf_reset(&n);
+			rec_norm(&n, parts.v[j], strlen(parts.v[j]));
+			if (n.len && rec_hash_get(&kb->creator, n.data, n.len) !=
+			    (size_t)-1)
+				rec_hash_put(keys, n.data, n.len, NULL);
+		}
+		rec_strs_free(&parts);
+	}
+	rec_strs_free(&cr);
+	rec_buf_free(&n);
+}
+
+/* the key of keys the words g misspell, or NULL: a single word keeps its
+ * first letter and is no everyday word */
+static const char *
+misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
+    const struct rec_buf *g, size_t nwords)
+{
+	int max = g->len >= 10 ? 2 : 1, best = max + 1, d;
+	const char *key = NULL;
+	size_t i;
+
+	/* a name of the catalog spelt right is link.c's to weigh ("Blonde",
+	 * then "It's Blondie"), unless the one shown has ten times its
+	 * items ("the weekend", one song, for The Weeknd, seventy) */
+	size_t exact = rec_hash_get(&kb->creator, g->data, g->len);
+
+	if (g->len < 5 || (nwords == 1 && rec_link_common(kb, g->data)))
+		return NULL;
+	for (i = 0; i < keys->n; i++) {
+		size_t k = rec_hash_get(&kb->creator, keys->key[i],
+		    keys->keylen[i]);
+		if ((nwords == 1 && keys->key[i][0] != g->data[0]) ||
+		    (exact != (size_t)-1 && kb->ccount[k] < 10 *
+		    kb->ccount[exact]))
+			continue;
+		d = rec_edit_distance(g->data, g->len, keys->key[i],
+		    keys->keylen[i], max);
+		if (d >= 1 && d < best && rec_kb_misspelling(g->data, g->len,
+		    keys->key[i], keys->keylen[i])) {
+			best = d;
+			key = keys->key[i];
+		}
+	}
+	return key;
+}
+
+void
+rec_link_context(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev)
+{
+	struct rec_hash keys = {0};
+	struct rec_buf g = {0};
+	size_t i, j, n;
+
+	if (!prev || !kb->c_creator)
+		return;
+	context_names(kb, prev, &keys);
+	for (n = 3; keys.n && n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			const char *key;
+			struct rec_strs *l;
+			size_t k;
+			if (!rec_words_ngram(ws, i, n, &g) ||
+			    !(key = misspelt(kb, &keys, &g, n)))
+				continue;
+			k = rec_hash_get(&kb->creator, key, strlen(key));
+			l = ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE ?
+			    &in->disliked_creators : &in->liked_creators;
+			if (!rec_strs_has(l, kb->cname[k], 0)) {
+				rec_strs_add(l, kb->cname[k]);
+				rec_intent_said(in, l == &in->liked_creators ?
+				    "by %s" : "not by %s", kb->cname[k]);
+			}
+			for (j = i; j < i + n; j++)
+				ws->used[j] = 1;
+		}
+	rec_hash_free(&keys);
+	rec_buf_free(&g);
+}
