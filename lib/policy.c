@@ -297,6 +297,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
 	int mood = 0, boost = 0, wordtags = 0;
 	int sources;
+	size_t by_at;
+	struct rec_stage st;
 
 	memset(p, 0, sizeof *p);
 	/* nothing to go on, not even what was liked before */
@@ -446,12 +448,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    b.data, (char *)NULL);
 		earlier = n && (kb->has_knn || kb->enc_space);
 	}
-	/* the creators asked for: their items, most popular first */
-	if (in->liked_creators.n && kb->c_creator) {
-		creators_stage(kb, p, "creator", "200", &in->liked_creators,
-		    o.data);
-		by = 1;
-	}
+	/* the creators asked for: their stream goes here, made once the
+	 * topic is known */
+	by = in->liked_creators.n && kb->c_creator;
+	by_at = p->nsrc;
 	/* the albums asked for: their items first (a stream, not a
 	 * condition: a misread album must not empty the list) */
 	if (in->colls.n && kb->c_coll) {
@@ -582,7 +582,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		rec_strs_free(&cr);
 	}
-	sources = (int)p->nsrc - titled;
+	sources = (int)p->nsrc - titled + by;
 	/* the topic's tags that are values of the catalog, as a condition:
 	 * the prior is the topic's best-known items, not the catalog's */
 	rec_buf_reset(&topic);
@@ -618,6 +618,31 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_strs_sql_call(&topic, "has", kb->c_tags[i], &vals);
 		}
 		rec_strs_free(&vals);
+	}
+	/* the creators asked for: their items, those of the topic first
+	 * ("christmas songs by the Eagles": theirs for Christmas before
+	 * Hotel California), then the most popular */
+	if (by) {
+		rec_buf_reset(&b);
+		rec_buf_reset(&w);
+		rec_buf_add(&w, topic.data ? topic.data : "", topic.len);
+		/* or whose title says it */
+		for (i = 0; kb->c_title && i < in->themes.n; i++) {
+			rec_buf_printf(&w, "%sinstr(norm(coalesce(\"%s\", '')), ",
+			    w.len ? " OR " : "", kb->c_title);
+			rec_buf_sql(&w, in->themes.v[i]);
+			rec_buf_adds(&w, ") > 0");
+		}
+		if (w.len)
+			rec_buf_printf(&b, "NOT (%s), ", w.data);
+		rec_buf_adds(&b, o.data);
+		creators_stage(kb, p, "creator", "200", &in->liked_creators,
+		    b.data);
+		/* where it was named, before the streams of the rest */
+		st = p->src[p->nsrc - 1];
+		memmove(p->src + by_at + 1, p->src + by_at, (p->nsrc - 1 -
+		    by_at) * sizeof *p->src);
+		p->src[by_at] = st;
 	}
 	/* with a topic to search, popularity reorders what the search
 	 * found (a boost in rec-rank below); without one, the catalog

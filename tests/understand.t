@@ -53,6 +53,16 @@ test_ok 'a misspelling keeps its words: "world war ii" is not World War Z' \
 test_ok 'nor a numeral changed: "Toy Story 2" is not Toy Story 3' \
 	'intent alike.db "movies like Toy Story 2" > out && ! grep -q "\"4\"" out &&
 	 intent alike.db "movies like Toy Story 3" | grep -q "^{\"liked_items\":\[\"4\"\]"'
+# what a creator is asked for with a topic: theirs of the topic first
+# (forty hits, a song whose title alone says Christmas, one whose tag)
+{ echo id,title,artist,popularity,album,year,genre
+  awk 'BEGIN { for (i = 1; i <= 40; i++) printf "h%d,Hit %d,The Gulls,%d,A,1975,rock\n", i, i, 100 - i }'
+  echo 'g2,Snow Home for Christmas,The Gulls,10,A,1978,rock'
+  echo 'g3,Winter Bells,The Gulls,5,B,1979,christmas'
+  echo 'g4,Jingle Time,Other Band,50,C,1990,christmas'; } > gulls.csv &&
+	songs gulls.db gulls.csv || exit 1
+test_ok '"christmas songs by The Gulls": their Christmas songs before their hits' \
+	'ids gulls.db "christmas songs by The Gulls" | cut -d" " -f1-2 | grep -qx "g2 g3\|g3 g2"'
 # evidence before a name
 test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	't "something to focus while coding" > out && ! grep -q "Focus" out &&
