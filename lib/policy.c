@@ -241,6 +241,32 @@ spread(const struct rec_kb *kb, const char *o, const char *cats,
 	rec_buf_free(&pos);
 }
 
+/* the decades of the request as SQL on the tag columns, in a catalog
+ * without dates (where they are tags), or nothing */
+static void
+era_sql(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *out)
+{
+	struct rec_strs vals = {0};
+	size_t i;
+	int f;
+
+	if (kb->c_year || kb->c_date)
+		return;
+	for (i = 0; i < in->tags.n; i++) {
+		const char *v = rec_facet_split(in->tags.v[i], &f);
+		if (f == REC_FACET_ERA && rec_hash_get(&kb->tag, v,
+		    strlen(v)) != (size_t)-1)
+			rec_strs_add(&vals, v);
+	}
+	for (i = 0; vals.n && i < kb->nc_tags; i++) {
+		rec_buf_adds(out, out->len ? " OR " : "(");
+		rec_strs_sql_call(out, "has", kb->c_tags[i], &vals);
+	}
+	if (out->len)
+		rec_buf_addc(out, ')');
+	rec_strs_free(&vals);
+}
+
 /* A stream src of the best known (order o, spread over creators) of
  * the categories cats ("a|b": any of them) within the conditions cond */
 static void
@@ -295,7 +321,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
-	int mood = 0, boost = 0, wordtags = 0;
+	int mood = 0, boost = 0, wordtags = 0, era = 0;
 	int sources;
 	size_t by_at;
 	struct rec_stage st;
@@ -671,6 +697,16 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    (char *)NULL);
 		prior = 1;
 	}
+	/* in a catalog without dates, a decade is a tag ("70s"): the
+	 * genre of that decade is preferred too ("a 70's soul playlist"
+	 * is no Beyonce) */
+	rec_buf_reset(&b);
+	era_sql(kb, in, &b);
+	if (b.len) {
+		rec_buf_reset(&w);
+		rec_buf_printf(&w, "%s%s%s", cond.len ? cond.data : "",
+		    cond.len ? " AND " : "", b.data);
+	}
 	for (i = 0; i < in->prefer.n; i++) {
 		int f;
 		const char *g = rec_facet_split(in->prefer.v[i], &f);
@@ -682,6 +718,24 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		else
 			prefer = 1;
 	}
+	/* the genres kept to or preferred, of the decade */
+	if (b.len) {
+		struct rec_buf cats = {0};
+		for (i = 0; i < in->need.n + in->prefer.n; i++) {
+			int f;
+			const char *g = rec_facet_split(i < in->need.n ?
+			    in->need.v[i] : in->prefer.v[i - in->need.n], &f);
+			if (f == REC_FACET_GENRE)
+				rec_buf_printf(&cats, "%s%s", cats.len ? "|" :
+				    "", g);
+		}
+		if (cats.len) {
+			cats_stage(kb, p, "era", &w, cats.data, o.data);
+			era = 1;
+		}
+		rec_buf_free(&cats);
+	}
+
 	/* the categories of an earlier subject: a weak preference */
 	for (i = 0; i < in->kept.n; i++)
 		if (!rec_strs_has(&in->need, in->kept.v[i], 1)) {
@@ -721,7 +775,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (mood)
 			weight(r, "mood", genre || named || liked ? 0.35 : 0.7);
 		if (prefer)
-			weight(r, "prefer", 1.2);
+			weight(r, "prefer", era ? 0.5 : 1.2);
+		if (era)
+			weight(r, "era", 1.2);
 		if (audience)
 			weight(r, "audience", 0.6);
 		if (kept)

@@ -63,6 +63,18 @@ test_ok 'nor a numeral changed: "Toy Story 2" is not Toy Story 3' \
 	songs gulls.db gulls.csv || exit 1
 test_ok '"christmas songs by The Gulls": their Christmas songs before their hits' \
 	'ids gulls.db "christmas songs by The Gulls" | cut -d" " -f1-2 | grep -qx "g2 g3\|g3 g2"'
+# a decade in a catalog without dates is a tag: "a 70's soul playlist"
+# leads with the soul tagged 70s, not with the most popular soul
+{ echo id,title,artist,popularity,tags
+  awk 'BEGIN { for (i = 1; i <= 12; i++) printf "m%d,New Soul %d,Singer %d,%d,soul\n", i, i, i, 100 - i }'
+  echo 's1,Old Groove,The Seventies,5,soul|70s'
+  echo 's2,Old Stomp,Funk Band,4,soul|70s'
+  echo 'r1,Old Rock,Rock Band,50,rock|70s'; } > soul.csv &&
+	rec-import -d soul.db items -i id -r title=title -r artist=creator -S tags='|' soul.csv &&
+	rec-bm25 -d soul.db --index || exit 1
+test_ok 'a decade without dates: the genre of that decade leads ("a 70'"'"'s soul playlist")' \
+	'ids soul.db "a 70'"'"'s soul playlist" > out && test "$(cut -d" " -f1 out)" = s1 &&
+	 cut -d" " -f1-3 out | grep -q s2 && ! grep -q r1 out'
 # evidence before a name
 test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	't "something to focus while coding" > out && ! grep -q "Focus" out &&
