@@ -458,6 +458,25 @@ scan_users(struct many *x, const struct rec_strs *list)
 	rec_buf_free(&cur);
 }
 
+/* An item-item model's file there but not for the catalog as it is
+ * (copied without its times, or the catalog written since): the model
+ * came from the catalog's table, the same scores some times slower;
+ * said once, as a batch run for every user pays it */
+static void
+stale_file(const struct rec_cf_model *m, const char *model)
+{
+	char *file;
+
+	if (m->dim || m->map || !cat->path ||
+	    !(file = rec_cf_model_path(cat->path, model)))
+		return;
+	if (access(file, F_OK) == 0)
+		rec_warn("%s was not written for the catalog as it is now: the "
+		    "model is read from the catalog, slower (rec-cf --index "
+		    "writes the file again)", file);
+	free(file);
+}
+
 static void
 score_users(const char *users, const char *model, const char *kind,
     const char *src, const char *key, size_t limit, size_t block,
@@ -478,6 +497,7 @@ score_users(const char *users, const char *model, const char *kind,
 	x.cut = cut;
 	x.titles.vsize = sizeof(char *);
 	rec_cf_model_load(&x.m, cat, model, kind);
+	stale_file(&x.m, model);
 	x.scs[0] = rec_cf_scorer_new(&x.m, limit, block);
 	if (novelty > 0) {
 		popshares(&ps);

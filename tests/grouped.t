@@ -100,6 +100,11 @@ test_ok 'rec-cf --users: a stale, short or bad model file is read from the catal
 	 printf "RECKNN1\\nnot a model" > f2.db.cf.itemknn &&
 	 rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out &&
 	 rm f2.db.cf.itemknn && rec-cf -d f2.db -m itemknn -k 30 -U all | cmp - g-itemknn.out'
+test_ok 'a stale model file is named once, with what writes it again; after rec-cf --index, nothing' \
+	'cp f.db.cf.itemknn f2.db.cf.itemknn && rec-cf -d f2.db -k 3 -U all > /dev/null 2> err &&
+	 test "$(wc -l < err)" = 1 &&
+	 grep -q "^rec-cf: f2.db.cf.itemknn was not written for the catalog as it is now: .*rec-cf --index" err &&
+	 rec-cf -d f2.db --index && rec-cf -d f2.db -k 3 -U all > /dev/null 2> err && ! test -s err'
 # blocks of 7 users: item-item users shared between threads unevenly
 for m in als itemknn; do
 	test_ok "rec-cf --users: blocks of 7 users give the same ($m)" \
