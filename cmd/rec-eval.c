@@ -163,11 +163,15 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 		const struct rec_conv_turn *ct = &c->turn[i];
 		rec_llm_reset();
 		/* what the last answer showed is in the state the message
-		 * is read against, as rec-chat's session holds it */
-		if (i > 0)
+		 * is read against, as rec-chat's session holds it: shown,
+		 * the last list, and its songs' keys */
+		if (i > 0 && c->turn[i - 1].shown.n) {
+			rec_strs_free(&prev.last);
 			for (j = 0; j < c->turn[i - 1].shown.n; j++)
-				rec_intent_add_shown(&prev,
-				    c->turn[i - 1].shown.v[j]);
+				rec_intent_show(kb, &prev,
+				    c->turn[i - 1].shown.v[j],
+				    strlen(c->turn[i - 1].shown.v[j]));
+		}
 		/* the tools mode plans the last turn only; the turns before
 		 * are the state, read by the rules */
 		if (rec_llm_enabled() && !tools)

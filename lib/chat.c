@@ -73,6 +73,21 @@ rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
 }
 
 void
+rec_intent_show(struct rec_kb *kb, struct rec_intent *in, const char *id,
+    size_t len)
+{
+	char *s = xstrndup(id, len);
+	struct rec_buf key = {0};
+
+	rec_strs_add(&in->shown, s);
+	rec_strs_add(&in->last, s);
+	if (rec_song_key_of(kb, id, len, &key))
+		rec_strs_add(&in->shown_keys, key.data);
+	free(s);
+	rec_buf_free(&key);
+}
+
+void
 rec_intent_shown(struct rec_kb *kb, struct rec_intent *in, const char *p,
     size_t n)
 {
@@ -81,16 +96,8 @@ rec_intent_shown(struct rec_kb *kb, struct rec_intent *in, const char *p,
 
 	rec_strs_free(&in->last);
 	rec_reader_init_mem(&r, p, n, "results");
-	while (rec_read(&r, &rec) > 0) {
-		char *id = xstrndup(rec.id, rec.idlen);
-		struct rec_buf key = {0};
-		rec_strs_add(&in->shown, id);
-		rec_strs_add(&in->last, id);
-		if (rec_song_key_of(kb, rec.id, rec.idlen, &key))
-			rec_strs_add(&in->shown_keys, key.data);
-		free(id);
-		rec_buf_free(&key);
-	}
+	while (rec_read(&r, &rec) > 0)
+		rec_intent_show(kb, in, rec.id, rec.idlen);
 	rec_reader_free(&r);
 }
 

@@ -5,7 +5,8 @@
  * and misspelt, with none of the evidence link.c asks of a name out of
  * nowhere.  A creator of an item shown or named before is that
  * evidence: words one edit from such a name (two past ten letters),
- * word by word, are that creator.
+ * word by word, are that creator; "his songs", "more of her" are the
+ * creator named last.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,49 @@ misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
 }
 
 void
+rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
+    const struct rec_intent *prev)
+{
+	static const char *const poss[] = { "his", "her", NULL };
+	static const char *const noun[] = { "songs", "song", "music",
+	    "stuff", "tracks", "track", "albums", "album", "work", "hits",
+	    "movies", "films", "books", NULL };
+	static const char *const verb[] = { "of", "by", "from", "like",
+	    "love", "loved", "liked", "enjoy", NULL };
+	const char *name;
+	size_t i;
+
+	/* a message that names someone speaks of them */
+	if (!prev || !prev->liked_creators.n || in->liked_creators.n ||
+	    in->disliked_creators.n || in->similar.n)
+		return;
+	name = prev->liked_creators.v[prev->liked_creators.n - 1];
+	for (i = 0; i < ws->n; i++) {
+		size_t n = 0;
+		if (ws->used[i])
+			continue;
+		if (rec_words_listed(poss, ws->w[i]) && i + 1 < ws->n &&
+		    rec_words_listed(noun, ws->w[i + 1]))
+			n = 2;
+		else if ((rec_words_at(ws, i, "him") || rec_words_at(ws, i,
+		    "her")) && i > 0 && rec_words_listed(verb, ws->w[i - 1]))
+			n = 1;
+		if (!n)
+			continue;
+		if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
+			rec_strs_add(&in->disliked_creators, name);
+			rec_intent_said(in, "not by %s", name);
+		} else if (!rec_strs_has(&in->liked_creators, name, 0)) {
+			rec_strs_add(&in->liked_creators, name);
+			rec_intent_said(in, "by %s", name);
+		}
+		ws->used[i] = 1;
+		if (n == 2)
+			ws->used[i + 1] = 1;
+	}
+}
+
+void
 rec_link_context(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, const struct rec_intent *prev)
 {
@@ -90,19 +134,21 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 	for (n = 3; keys.n && n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
 			const char *key;
-			struct rec_strs *l;
 			size_t k;
 			if (!rec_words_ngram(ws, i, n, &g) ||
 			    !(key = misspelt(kb, &keys, &g, n)))
 				continue;
+			/* everyday words all ("the weekend") are a name
+			 * after a cue ("more of the weekend"), not in "songs
+			 * for the weekend" */
+			for (j = i; j < i + n && rec_link_common(kb, ws->w[j]);
+			    j++)
+				;
+			if (j == i + n && !rec_link_cued(ws, i) && !(i > 0 &&
+			    rec_words_at(ws, i - 1, "of")))
+				continue;
 			k = rec_hash_get(&kb->creator, key, strlen(key));
-			l = ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE ?
-			    &in->disliked_creators : &in->liked_creators;
-			if (!rec_strs_has(l, kb->cname[k], 0)) {
-				rec_strs_add(l, kb->cname[k]);
-				rec_intent_said(in, l == &in->liked_creators ?
-				    "by %s" : "not by %s", kb->cname[k]);
-			}
+			rec_link_add_creator(kb, ws, i, in, k);
 			for (j = i; j < i + n; j++)
 				ws->used[j] = 1;
 		}

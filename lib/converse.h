@@ -88,7 +88,8 @@ struct rec_intent {
 	struct rec_strs earlier_creators; /* named in earlier turns */
 	int taste;		/* the message states a taste: 1 like, -1 not */
 	int others;		/* it asks for creators other than those
-				 * named or liked ("a different band") */
+				 * named or liked ("other artists"), 2 other
+				 * than those shown too ("a different band") */
 	int fresh;		/* the message says it changes ("instead",
 				 * "something different"): this turn only */
 	struct rec_cons cons[REC_MAXC];
@@ -261,10 +262,18 @@ int rec_words_clause_has(const struct rec_words *ws, size_t i,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
+/* creator k of kb named at word i: asked for, a model ("like X"), or
+ * turned down, as the words around it say */
+void rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, struct rec_intent *in, size_t k);
 /* context.c: names of creators the conversation showed, misspelt ("the
  * weekend" after The Weeknd was shown), before rec_link */
 void rec_link_context(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, const struct rec_intent *prev);
+/* "his songs", "more of her", "I like him": the creator named last in
+ * prev, when the message (after rec_link) names none */
+void rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
+    const struct rec_intent *prev);
 /* evidence.c: what says words were meant as a name */
 enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
 /* a word of everyday speech: filler, a word of the lexicon, or a word
@@ -573,6 +582,10 @@ char *rec_bindir(void);
 /* how many records p[0..n) holds; each one is added to in's shown
  * items when in is not NULL */
 size_t rec_records_count(const char *p, size_t n, struct rec_intent *in);
+/* id, one item of the last list shown: in shown and last, and its song
+ * key in shown_keys */
+void rec_intent_show(struct rec_kb *kb, struct rec_intent *in,
+    const char *id, size_t len);
 /* the records p[0..n) were shown: into in's shown items and the keys
  * (title and creator) that tell the same song on another release, and
  * as the last list (for "the second one") */

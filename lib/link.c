@@ -141,41 +141,55 @@ mark(struct rec_words *ws, size_t i, size_t n)
 }
 
 /* whether the message asks for creators other than those named or
- * liked so far: a word of otherness before a creator's noun ("a
- * different band", "other artists like X", "new singers"), or "someone
- * else" */
+ * liked so far: a word of otherness before a creator's noun ("other
+ * artists like X": 1), 2 when it is a change ("a different band",
+ * "someone else"); 0 when not */
 static int
-other_creators(struct rec_words *ws)
+other_creators(struct rec_kb *kb, struct rec_words *ws)
 {
 	static const char *const other[] = { "other", "different",
-	    "another", "new", "otros", "otras", "otro", "otra", "autres",
-	    "autre", "andere", "anderen", NULL };
+	    "another", "otros", "otras", "otro", "otra", "autres", "autre",
+	    "andere", "anderen", NULL };
 	static const char *const who[] = { "artist", "artists", "band",
 	    "bands", "singer", "singers", "group", "groups", "musician",
 	    "musicians", "rapper", "rappers", "performer", "performers",
 	    "director", "directors", "author", "authors", "creator",
 	    "creators", "artista", "artistas", "artiste", "artistes",
 	    "kunstler", "gruppe", NULL };
+	struct rec_buf g = {0};
 	size_t i, n = 0;
+	int strong = 1;
 
 	for (i = 0; i + 1 < ws->n && !n; i++) {
-		if (ws->neg[i])
+		if (ws->neg[i] || ws->used[i] || ws->cap[i])
 			continue;
-		if (rec_words_listed(other, ws->w[i]))
-			n = rec_words_listed(who, ws->w[i + 1]) ? 2 : i + 2 <
-			    ws->n && rec_words_listed(who, ws->w[i + 2]) ? 3 : 0;
+		if (rec_words_listed(other, ws->w[i])) {
+			n = rec_words_listed(who, ws->w[i + 1]) ? 1 : i + 2 <
+			    ws->n && rec_words_listed(who, ws->w[i + 2]) ? 2 : 0;
+			strong = at(ws, i, "different");
+		}
 		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
 		    at(ws, i + 1, "else"))
-			n = 2;
+			n = 1;
+		/* in one clause, and no name ("Other Band") */
+		if (n && (ws->used[i + n] || ws->cap[i + n] ||
+		    ws->clause[i + n] != ws->clause[i] || (rec_words_ngram(ws,
+		    i, n + 1, &g) && rec_hash_get(&kb->creator, g.data, g.len) !=
+		    (size_t)-1)))
+			n = 0;
 	}
-	/* the words say whose, not what: no search of them */
-	if (n)
-		mark(ws, i - 1, n);
-	return n != 0;
+	rec_buf_free(&g);
+	/* the words say whose, not what: no search of them (a genre
+	 * between stays: "a different rock band") */
+	if (n) {
+		ws->used[i - 1] = 1;
+		ws->used[i - 1 + n] = 1;
+	}
+	return !n ? 0 : strong ? 2 : 1;
 }
 
-/* the first word of a list of names word i ends ("like X, Y or Z": Y and
- * Z are read as X is) */
+/* the first word of a list of names word i ends ("like X or Y": Y is
+ * read as X is) */
 static size_t
 list_head(const struct rec_words *ws, size_t i)
 {
@@ -194,9 +208,9 @@ list_head(const struct rec_words *ws, size_t i)
 	return j;
 }
 
-static void
-add_creator(struct rec_kb *kb, const struct rec_words *ws, size_t pos,
-    struct rec_intent *in, size_t k)
+void
+rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
+    size_t pos, struct rec_intent *in, size_t k)
 {
 	const char *name = kb->cname[k];
 	int mode = ws->mode[pos];
@@ -388,7 +402,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 ?
 	    2 : 1);
 	if (k != (size_t)-1) {
-		add_creator(kb, ws, i, in, k);
+		rec_link_add_creator(kb, ws, i, in, k);
 		mark(ws, i, n);
 		rec_buf_free(&g);
 		return 1;
@@ -655,7 +669,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		content += !rec_lex_filler(ws->w[i]);
 	if (kb->c_title && kb->c_creator)
 		negation_in_titles(kb, ws);
-	in->others = other_creators(ws);
+	in->others = other_creators(kb, ws);
 
 	/* collections: "album X", "X album", with the creator named;
 	 * "songs from Frozen": a collection written as a name that names
@@ -754,7 +768,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    !ws->quoted[i])
 				continue;
 			if (ce == 2 && ce >= te) {
-				add_creator(kb, ws, i, in, ck);
+				rec_link_add_creator(kb, ws, i, in, ck);
 				mark(ws, i, n);
 			} else if (te == 2) {
 				add_title(kb, ws, i, n, content, in,

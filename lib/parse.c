@@ -872,6 +872,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rel = relative(kb, &ws, in);
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
+	rec_link_pronoun(&ws, in, prev);
 	/* nothing new at all ("Great!", "yes please"): go on */
 	if (prev && !cont && !rel && rec_intent_nothing_new(in) &&
 	    in->popular != 3)

@@ -371,12 +371,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_sql(&cond, in->disliked_creators.v[i]);
 		rec_buf_addc(&cond, ')');
 	}
-	/* "a different band": none by the creators named, liked before or
-	 * most of the last list's */
+	/* "other artists": none by the creators named or liked before; "a
+	 * different band": nor most of the last list's ("and other artists"
+	 * often adds to it) */
 	if (in->others && kb->c_creator) {
 		struct rec_strs cr = {0}, last = {0};
 		rec_strs_copy(&cr, &in->other_than);
-		rec_kb_creators_of(kb, &in->last, 10, &last);
+		if (in->others > 1)
+			rec_kb_creators_of(kb, &in->last, 10, &last);
 		for (i = 0; i < last.n; i++)
 			if (!rec_strs_has(&in->liked_creators, last.v[i], 1) &&
 			    !rec_strs_has(&in->similar, last.v[i], 1))
@@ -654,10 +656,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_add(&w, topic.data ? topic.data : "", topic.len);
 		/* or whose title says it */
 		for (i = 0; kb->c_title && i < in->themes.n; i++) {
-			rec_buf_printf(&w, "%sinstr(norm(coalesce(\"%s\", '')), ",
-			    w.len ? " OR " : "", kb->c_title);
+			rec_buf_printf(&w, "%sinstr(' ' || norm(coalesce("
+			    "\"%s\", '')) || ' ', ", w.len ? " OR " : "",
+			    kb->c_title);
+			rec_buf_adds(&w, "' ' || ");
 			rec_buf_sql(&w, in->themes.v[i]);
-			rec_buf_adds(&w, ") > 0");
+			rec_buf_adds(&w, " || ' ') > 0");
 		}
 		if (w.len)
 			rec_buf_printf(&b, "NOT (%s), ", w.data);

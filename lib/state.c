@@ -156,16 +156,6 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	size_t i;
 	int c, j;
 
-	/* "a different band": none of those before but the ones it names */
-	for (i = 0; in->others && i < 3; i++) {
-		const struct rec_strs *l = i == 0 ? &prev->liked_creators :
-		    i == 1 ? &prev->similar : &prev->earlier_creators;
-		size_t j;
-		for (j = 0; j < l->n; j++)
-			if (!rec_strs_has(&in->liked_creators, l->v[j], 1) &&
-			    !rec_strs_has(&in->similar, l->v[j], 1))
-				rec_strs_add(&in->other_than, l->v[j]);
-	}
 	rec_strs_copy(&in->shown, &prev->shown);
 	rec_strs_copy(&in->shown_keys, &prev->shown_keys);
 	rec_strs_copy(&in->last, &prev->last);
@@ -175,6 +165,12 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	rec_strs_copy(&in->earlier_creators, &prev->liked_creators);
 	rec_strs_copy(&in->earlier_creators, &prev->similar);
 	rec_strs_copy(&in->earlier_creators, &prev->earlier_creators);
+	/* "a different band": none of those before but the ones it names */
+	for (i = 0; in->others && i < in->earlier_creators.n; i++)
+		if (!rec_strs_has(&in->liked_creators, in->earlier_creators.v[i],
+		    1) && !rec_strs_has(&in->similar, in->earlier_creators.v[i],
+		    1))
+			rec_strs_add(&in->other_than, in->earlier_creators.v[i]);
 	if (!in->user && prev->user)
 		in->user = xstrdup(prev->user);
 	for (i = 0; i < prev->disliked_tags.n; i++)

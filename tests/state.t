@@ -120,9 +120,12 @@ test_ok '"rock by a different band": none by the bands just shown' \
 	     test "$(sqlite3 tunes.db "select count(*) from items a, items b where a.id = '"'"'$i'"'"' and b.id = '"'"'$j'"'"' and a.artist = b.artist")" = 0 || exit 1
 	   done
 	 done'
-test_ok '"X and other artists like X" keeps X' \
-	'fresh && talk tunes.db "Queen and other artists like Queen" > out &&
-	 ids_of 1 < out | grep -q "t04\|t13"'
+# "his songs", "more of her": the creator named last
+test_ok '"I like him, more of his songs": the creator named before' \
+	'fresh && talk tunes.db "some Bob Marley" "I like him, more of his songs please" > /dev/null &&
+	 state | grep -q "^liked_creators:\[\"Bob Marley\"\]" &&
+	 fresh && talk tunes.db "some Bob Marley" "more of his songs, and some Queen" > /dev/null &&
+	 state | grep -q "^liked_creators:\[\"Queen\"\]"'
 
 # a name the last list showed, written as heard ("gym heros"), is that
 # creator; with nothing shown it is no name

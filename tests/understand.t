@@ -61,6 +61,14 @@ test_ok 'nor a numeral changed: "Toy Story 2" is not Toy Story 3' \
   echo 'g3,Winter Bells,The Gulls,5,B,1979,christmas'
   echo 'g4,Jingle Time,Other Band,50,C,1990,christmas'; } > gulls.csv &&
 	songs gulls.db gulls.csv || exit 1
+test_ok '"by Other Band" names the band, and asks for no others' \
+	'intent gulls.db "christmas songs by Other Band" | grep -q "^liked_creators:\[\"Other Band\"\]" &&
+	 ! rec-plan -d gulls.db "christmas songs by Other Band" | grep -q "NOT names"'
+test_ok '"X and other artists like X" keeps X, though X was just shown' \
+	'rm -f s.jsonl && printf "%s\n" "songs by The Gulls" "The Gulls and other artists like The Gulls" |
+	 rec-chat -d gulls.db -S s.jsonl | sed -n 2p | grep -q "\"id\":\"h[0-9]*\""'
+test_ok '"a different rock band" keeps rock' \
+	't "a different rock band" | grep -q "^tags:\[\"genre:rock\"\]"'
 test_ok '"christmas songs by The Gulls": their Christmas songs before their hits' \
 	'ids gulls.db "christmas songs by The Gulls" | cut -d" " -f1-2 | grep -qx "g2 g3\|g3 g2"'
 # a decade in a catalog without dates is a tag: "a 70's soul playlist"
