@@ -13,14 +13,17 @@
 
 #include "converse.h"
 
-/* the catalog's keys of the creators prev showed or named, each once */
+/* the catalog's keys of the creators prev showed or named, each once,
+ * with the creator's index in kb */
 static void
 context_names(struct rec_kb *kb, const struct rec_intent *prev,
     struct rec_hash *keys)
 {
 	struct rec_strs cr = {0}, parts = {0};
 	struct rec_buf n = {0};
-	size_t i, j;
+	size_t i, j, k;
+
+	keys->vsize = sizeof(size_t);
 
 	rec_kb_creators_of(kb, &prev->shown, 500, &cr);
 	rec_strs_copy(&cr, &prev->liked_creators);
@@ -32,9 +35,13 @@ context_names(struct rec_kb *kb, const struct rec_intent *prev,
 		for (j = 0; j < parts.n; j++) {
 			rec_buf_reset(&n);
 			rec_norm(&n, parts.v[j], strlen(parts.v[j]));
-			if (n.len && rec_hash_get(&kb->creator, n.data, n.len) !=
-			    (size_t)-1)
-				rec_hash_put(keys, n.data, n.len, NULL);
+			if (n.len && (k = rec_hash_get(&kb->creator, n.data,
+			    n.len)) != (size_t)-1) {
+				/* put first: it may move val */
+				size_t at = rec_hash_put(keys, n.data, n.len,
+				    NULL);
+				((size_t *)keys->val)[at] = k;
+			}
 		}
 		rec_strs_free(&parts);
 	}
@@ -42,15 +49,14 @@ context_names(struct rec_kb *kb, const struct rec_intent *prev,
 	rec_buf_free(&n);
 }
 
-/* the key of keys the words g misspell, or NULL: a single word keeps its
- * first letter and is no everyday word */
-static const char *
+/* the creator of keys the words g misspell, or (size_t)-1: a single
+ * word keeps its first letter and is no everyday word */
+static size_t
 misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
     const struct rec_buf *g, size_t nwords)
 {
 	int max = g->len >= 10 ? 2 : 1, best = max + 1, d;
-	const char *key = NULL;
-	size_t i;
+	size_t i, found = (size_t)-1;
 
 	/* a name of the catalog spelt right is link.c's to weigh ("Blonde",
 	 * then "It's Blondie"), unless the one shown has ten times its
@@ -58,10 +64,9 @@ misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
 	size_t exact = rec_hash_get(&kb->creator, g->data, g->len);
 
 	if (g->len < 5 || (nwords == 1 && rec_link_common(kb, g->data)))
-		return NULL;
+		return found;
 	for (i = 0; i < keys->n; i++) {
-		size_t k = rec_hash_get(&kb->creator, keys->key[i],
-		    keys->keylen[i]);
+		size_t k = ((const size_t *)keys->val)[i];
 		if ((nwords == 1 && keys->key[i][0] != g->data[0]) ||
 		    (exact != (size_t)-1 && kb->ccount[k] < 10 *
 		    kb->ccount[exact]))
@@ -71,10 +76,10 @@ misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
 		if (d >= 1 && d < best && rec_kb_misspelling(g->data, g->len,
 		    keys->key[i], keys->keylen[i])) {
 			best = d;
-			key = keys->key[i];
+			found = k;
 		}
 	}
-	return key;
+	return found;
 }
 
 void
@@ -133,10 +138,9 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 	context_names(kb, prev, &keys);
 	for (n = 3; keys.n && n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
-			const char *key;
 			size_t k;
 			if (!rec_words_ngram(ws, i, n, &g) ||
-			    !(key = misspelt(kb, &keys, &g, n)))
+			    (k = misspelt(kb, &keys, &g, n)) == (size_t)-1)
 				continue;
 			/* everyday words all ("the weekend") are a name
 			 * after a cue ("more of the weekend"), not in "songs
@@ -147,7 +151,6 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 			if (j == i + n && !rec_link_cued(ws, i) && !(i > 0 &&
 			    rec_words_at(ws, i - 1, "of")))
 				continue;
-			k = rec_hash_get(&kb->creator, key, strlen(key));
 			rec_link_add_creator(kb, ws, i, in, k);
 			for (j = i; j < i + n; j++)
 				ws->used[j] = 1;

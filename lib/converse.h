@@ -201,6 +201,10 @@ int rec_kb_tag_on(const struct rec_kb *kb, size_t k, double per);
 /* appends the SQL condition "any of the categories of group (a|b)" */
 void rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
     struct rec_buf *b);
+/* any of the tag values vals in any of the catalog's tag columns, as
+ * SQL appended to out (nothing without values) */
+void rec_kb_tags_sql(const struct rec_kb *kb, const struct rec_strs *vals,
+    struct rec_buf *out);
 /* appends the least position of the categories of group (a|b) in the
  * ranked list columns (most first) that hold them, 99 for none; nothing
  * when none of those columns holds one */

@@ -801,6 +801,19 @@ rec_kb_cat_sql(const struct rec_kb *kb, const char *group,
 	rec_strs_free(&v);
 }
 
+void
+rec_kb_tags_sql(const struct rec_kb *kb, const struct rec_strs *vals,
+    struct rec_buf *out)
+{
+	size_t i;
+
+	/* one has() a column: its list read once a row */
+	for (i = 0; vals->n && i < kb->nc_tags; i++) {
+		rec_buf_adds(out, i ? " OR " : "");
+		rec_strs_sql_call(out, "has", kb->c_tags[i], vals);
+	}
+}
+
 int
 rec_kb_concept(const struct rec_kb *kb, const char *name)
 {

@@ -241,6 +241,22 @@ spread(const struct rec_kb *kb, const char *o, const char *cats,
 	rec_buf_free(&pos);
 }
 
+/* none by the creators names, alone or among several, after the
+ * conditions in cond */
+static void
+not_by(const struct rec_kb *kb, const struct rec_strs *names,
+    struct rec_buf *cond)
+{
+	size_t i;
+
+	for (i = 0; i < names->n && kb->c_creator; i++) {
+		rec_buf_printf(cond, "%sNOT names(\"%s\", ", cond->len ?
+		    " AND " : "", kb->c_creator);
+		rec_buf_sql(cond, names->v[i]);
+		rec_buf_addc(cond, ')');
+	}
+}
+
 /* the decades of the request as SQL on the tag columns, in a catalog
  * without dates (where they are tags), or nothing */
 static void
@@ -258,12 +274,11 @@ era_sql(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *out)
 		    strlen(v)) != (size_t)-1)
 			rec_strs_add(&vals, v);
 	}
-	for (i = 0; vals.n && i < kb->nc_tags; i++) {
-		rec_buf_adds(out, out->len ? " OR " : "(");
-		rec_strs_sql_call(out, "has", kb->c_tags[i], &vals);
-	}
-	if (out->len)
+	if (vals.n) {
+		rec_buf_addc(out, '(');
+		rec_kb_tags_sql(kb, &vals, out);
 		rec_buf_addc(out, ')');
+	}
 	rec_strs_free(&vals);
 }
 
@@ -365,31 +380,20 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_sql(&cond, in->avoid.v[i]);
 		}
 	/* what was turned down, alone or among several names */
-	for (i = 0; i < in->disliked_creators.n && kb->c_creator; i++) {
-		rec_buf_printf(&cond, "%sNOT names(\"%s\", ", cond.len ?
-		    " AND " : "", kb->c_creator);
-		rec_buf_sql(&cond, in->disliked_creators.v[i]);
-		rec_buf_addc(&cond, ')');
-	}
+	not_by(kb, &in->disliked_creators, &cond);
 	/* "other artists": none by the creators named or liked before; "a
 	 * different band": nor most of the last list's ("and other artists"
 	 * often adds to it) */
-	if (in->others && kb->c_creator) {
-		struct rec_strs cr = {0}, last = {0};
-		rec_strs_copy(&cr, &in->other_than);
-		if (in->others > 1)
-			rec_kb_creators_of(kb, &in->last, 10, &last);
+	not_by(kb, &in->other_than, &cond);
+	if (in->others > 1) {
+		struct rec_strs last = {0}, cr = {0};
+		rec_kb_creators_of(kb, &in->last, 10, &last);
 		for (i = 0; i < last.n; i++)
 			if (!rec_strs_has(&in->liked_creators, last.v[i], 1) &&
 			    !rec_strs_has(&in->similar, last.v[i], 1))
 				rec_strs_add(&cr, last.v[i]);
+		not_by(kb, &cr, &cond);
 		rec_strs_free(&last);
-		for (i = 0; i < cr.n; i++) {
-			rec_buf_printf(&cond, "%sNOT names(\"%s\", ", cond.len ?
-			    " AND " : "", kb->c_creator);
-			rec_buf_sql(&cond, cr.v[i]);
-			rec_buf_addc(&cond, ')');
-		}
 		rec_strs_free(&cr);
 	}
 	/* the same song under another id is a repeat */
@@ -640,11 +644,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 				rec_strs_add(&vals, f.data);
 			rec_buf_free(&f);
 		}
-		/* one has() a column: its list read once a row */
-		for (i = 0; vals.n && i < kb->nc_tags; i++) {
-			rec_buf_adds(&topic, topic.len ? " OR " : "");
-			rec_strs_sql_call(&topic, "has", kb->c_tags[i], &vals);
-		}
+		rec_kb_tags_sql(kb, &vals, &topic);
 		rec_strs_free(&vals);
 	}
 	/* the creators asked for: their items, those of the topic first
