@@ -245,8 +245,20 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	/* words of meaning belong to their message, unless it goes on */
 	if (cont)
 		rec_strs_copy(&in->words, &prev->words);
-	if (!(drop & (1u << REC_FACET_GENRE)))
-		rec_strs_copy(&in->themes, &prev->themes);
+	/* a theme is a genre's name in a title ("Jailhouse Rock") or an
+	 * occasion's ("Last Christmas"): it goes on with its facet, so
+	 * the creators named after "an 80s Christmas playlist" are
+	 * theirs for Christmas first */
+	for (i = 0; i < prev->themes.n; i++) {
+		struct rec_buf g = {0};
+		int f;
+		rec_buf_printf(&g, "genre:%s", prev->themes.v[i]);
+		f = rec_strs_has(&prev->tags, g.data, 0) ? REC_FACET_GENRE :
+		    REC_FACET_THEME;
+		if (!(drop & (1u << f)) && !turned_down(in, prev->themes.v[i]))
+			rec_strs_add(&in->themes, prev->themes.v[i]);
+		rec_buf_free(&g);
+	}
 	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {
 		int dup = 0, down = 0;
 		size_t k;

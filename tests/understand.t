@@ -71,6 +71,13 @@ test_ok '"a different rock band" keeps rock' \
 	't "a different rock band" | grep -q "^tags:\[\"genre:rock\"\]"'
 test_ok '"christmas songs by The Gulls": their Christmas songs before their hits' \
 	'ids gulls.db "christmas songs by The Gulls" | cut -d" " -f1-2 | grep -qx "g2 g3\|g3 g2"'
+# a theme goes on with its occasion when creators are named next: the
+# Gulls' third Christmas song (two per band in the first list) leads
+{ cat gulls.csv; echo 'g5,Christmas Eve Stomp,The Gulls,1,C,1980,rock'; } > gulls2.csv &&
+	songs gulls2.db gulls2.csv || exit 1
+test_ok '"christmas songs", then "I like The Gulls": their Christmas song first' \
+	'printf "%s\n" "christmas songs" "I like The Gulls" | rec-chat -d gulls2.db | sed -n 2p |
+	 grep -o "\"id\":\"[^\"]*\"" | head -1 | grep -q "\"g5\""'
 # a decade in a catalog without dates is a tag: "a 70's soul playlist"
 # leads with the soul tagged 70s, not with the most popular soul
 { echo id,title,artist,popularity,tags
