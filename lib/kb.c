@@ -565,6 +565,7 @@ rec_kb_free(struct rec_kb *kb)
 	rec_hash_free(&kb->tag);
 	rec_hash_free(&kb->tagtok);
 	rec_hash_free(&kb->tword);
+	rec_hash_free(&kb->spell);
 	free(kb->tagcount);
 	for (i = 0; i < kb->ntc; i++) {
 		free(kb->tc[i].name);

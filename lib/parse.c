@@ -840,6 +840,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	memset(in, 0, sizeof *in);
 	in->k = 10;
 	rec_words_of(message, &ws);
+	rec_words_spell(kb, &ws);
 	if (question(kb, &ws, in)) {
 		if (prev)
 			rec_intent_merge(in, prev, 1);
@@ -864,7 +865,11 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	    "ontem a noite", NULL }, 1))
 		;
 	tastes(&ws, in);
-	rec_words_describe(&ws);
+	/* "it's a 90's classic" says what a thing named or shown is;
+	 * with none yet, "it's Christmas season" is the wish's */
+	if (prev && (prev->shown.n || prev->earlier_items.n ||
+	    prev->earlier_creators.n))
+		rec_words_describe(&ws);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */
 	references(kb, &ws, in, prev);

@@ -90,6 +90,21 @@ test_ok '"christmas songs", then "I like The Gulls": their Christmas song first'
 test_ok 'a decade without dates: the genre of that decade leads ("a 70'"'"'s soul playlist")' \
 	'ids soul.db "a 70'"'"'s soul playlist" > out && test "$(cut -d" " -f1 out)" = s1 &&
 	 cut -d" " -f1-3 out | grep -q s2 && ! grep -q r1 out'
+# a tag misspelt: "accoustic" is the catalog's "acoustic"; "Sumer" is left
+# as written where the titles use it as much as the tag "summer"
+{ echo id,title,artist,popularity,tags
+  awk 'BEGIN { for (i = 1; i <= 12; i++) printf "r%d,Loud %d,Band %d,%d,rock|summer\n", i, i, i, 100 - i }'
+  echo 'a1,Quiet Guitar,Strummer,5,acoustic'
+  echo 'a2,Soft Strings,Picker,4,acoustic'
+  awk 'BEGIN { for (i = 1; i <= 12; i++) printf "s%d,Sumer Day %d,Day Band %d,1,pop\n", i, i, i }'; } > spell.csv &&
+	rec-import -d spell.db items -i id -r title=title -r artist=creator -S tags='|' spell.csv &&
+	rec-bm25 -d spell.db --index || exit 1
+test_ok 'a tag misspelt by a letter left out, added or swapped is the tag ("accoustic", "acoustci")' \
+	'ids spell.db "some accoustic songs" | cut -d" " -f1-2 | grep -qx "a1 a2" &&
+	 intent spell.db "something acoustci" | grep -q "^tags:.*acoustic"'
+test_ok 'a word the titles use as much as the tag, or quoted, is left as written' \
+	'intent spell.db "sumer songs" > out && ! grep -q "summer" out &&
+	 intent spell.db "a song called \"accoustic\"" > out && ! grep -q "^tags:.*acoustic" out'
 # evidence before a name
 test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	't "something to focus while coding" > out && ! grep -q "Focus" out &&
@@ -392,12 +407,17 @@ test_ok 'negations of several words: "move away from X", "rather than X"; "can'"
 	 t "upbeat songs rather than rock" | grep -q "^disliked_tags:\[\"rock\"\]" &&
 	 t "i can'"'"'t get enough of queen, more please" > out &&
 	 grep -q "^liked_creators:\[\"Queen\"\]" out && grep -q "^disliked_creators:\[\]" out'
+# what is said of a film shown
+echo "movies like The Matrix" | rec-chat -d films.db -S shown.jsonl > /dev/null || exit 1
+fs() { intent films.db -S shown.jsonl "$@"; }
 test_ok 'a clause on what a thing is asks for nothing: "it'"'"'s a 90'"'"'s classic", "it'"'"'s not quite sci-fi"' \
-	'f "I think it'"'"'s a 90'"'"'s classic" > out && grep -q "^constraints:\[\]" out &&
-	 f "it'"'"'s not quite sci-fi but close" > out && grep -q "^disliked_tags:\[\]" out && grep -q "^need:\[\]" out &&
+	'fs "I think it'"'"'s a 90'"'"'s classic" > out && grep -q "^constraints:\[\]" out &&
+	 fs "it'"'"'s not quite sci-fi but close" > out && grep -q "^disliked_tags:\[\]" out && grep -q "^need:\[\]" out &&
 	 f "a sci-fi movie from the 90s" > out && grep -q "^need:\[\"genre:sci-fi\"\]" out &&
 	 ! grep -q "^constraints:\[\]" out &&
 	 t "it'"'"'s not upbeat enough" | grep -q "^concepts:\[\"upbeat\"\]"'
+test_ok 'with nothing shown or named yet, "it'"'"'s" says what is wanted: "its sci-fi season"' \
+	'f "its sci-fi season" | grep -q "^need:\[\"genre:sci-fi\"\]"'
 # names written with marks inside, said without them
 printf '%s\n' id,title,artist "m1,California Love,2Pac" "m2,Straight Outta Compton,N.W.A." \
 	"m3,So What,P!nk" "m4,Pink Moon,Nick Drake" "m5,Changes,2Pac" "m6,Try,P!nk" > marks.csv &&
