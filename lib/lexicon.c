@@ -53,7 +53,8 @@ const struct rec_concept rec_concepts[] = {
 	{ "calm", REC_FACET_MOOD,
 	  "calm|calmer|chill|chiller|chilled|chillout|chill out|relax|"
 	  "relaxing|relaxed|mellow|mellower|quiet|quieter|soft|softer|"
-	  "peaceful|soothing|gentle|laid back|unwind|"
+	  "peaceful|soothing|gentle|laid back|unwind|rainy|rainy day|"
+	  "lazy sunday|sunday morning|lazy afternoon|cozy|cosy|"
 	  "tranquilo|tranquila|tranquilos|calma|calme|calmes|doux|douce|"
 	  "apaisant|apaisante|ruhig|ruhige|entspannt|entspannend|"
 	  "entspannung|relajante|relajantes|relajar|relaxante|tranquille|"

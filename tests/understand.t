@@ -142,6 +142,9 @@ test_ok 'Spanish: sad songs of the 90s' \
 	 grep -q "\"column\":\"valence\",\"op\":\"<=\"" out'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
+test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
+	't "songs for a rainy sunday morning" | grep -q "^concepts:\[\"calm\"\]" &&
+	 t "something cozy" | grep -q "^concepts:\[\"calm\"\]"'
 test_ok 'a film genre by another name, kept to: "funny" is comedy' \
 	'f "a funny movie for tonight" | grep -q "^need:\[\"genre:comedy\"\]"'
 test_ok 'and a genre a catalog lacks is no condition' \
