@@ -178,10 +178,11 @@ words_of_list(const struct rec_kb *kb, const struct rec_intent *in,
 	}
 }
 
-/* a rec-bm25 stage over every tags column */
+/* a rec-bm25 stage over every tags column; all: every word of query
+ * in an item's tags */
 static void
 tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
-    const char *k, const char *query)
+    const char *k, const char *query, int all)
 {
 	size_t i;
 	struct rec_stage *s;
@@ -193,6 +194,8 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 		arg(s, "-f");
 		arg(s, kb->c_tags[i]);
 	}
+	if (all)
+		arg(s, "-A");
 	arg(s, "--");
 	arg(s, query);
 }
@@ -457,7 +460,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < byc.n; i++)
 			rec_kb_creator_tags(kb, byc.v[i], 6, &w);
 		if (w.len && kb->has_bm25)
-			tag_stage(kb, p, "liketags", "200", w.data);
+			tag_stage(kb, p, "liketags", "200", w.data, 0);
 		rec_strs_free(&byc);
 	}
 	/* items liked in earlier turns: weaker seeds */
@@ -516,7 +519,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_reset(&w);
 		rec_kb_creator_tags(kb, in->similar.v[i], 8, &w);
 		if (w.len && kb->has_bm25)
-			tag_stage(kb, p, "similar", "300", w.data);
+			tag_stage(kb, p, "similar", "300", w.data, 0);
 		similar = 1;
 	}
 	/* and a few of theirs: "I like X" is also a taste for X (unless
@@ -550,13 +553,19 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_reset(&w);
 		words_of_list(kb, in, &g, &w);
 		if (w.len && kb->has_bm25) {
-			tag_stage(kb, p, "topic", "300", w.data);
+			const char *v = g.n == 1 ? rec_facet_split(g.v[0],
+			    NULL) : "";
+			/* one tag of words ("tom hanks"): all of them, not
+			 * every Tom */
+			tag_stage(kb, p, "topic", "300", w.data, strchr(v,
+			    ' ') && !strcmp(v, w.data) && rec_hash_get(&kb->tag,
+			    v, strlen(v)) != (size_t)-1);
 			genre = 1;
 		}
 		rec_buf_reset(&w);
 		words_of_list(kb, in, &m, &w);
 		if (w.len && kb->has_bm25) {
-			tag_stage(kb, p, "mood", "300", w.data);
+			tag_stage(kb, p, "mood", "300", w.data, 0);
 			mood = 1;
 		}
 		rec_strs_free(&g);
@@ -566,7 +575,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_reset(&w);
 		words_of_list(NULL, in, &in->themes, &w);
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "theme", "-f",
-		    kb->c_title, "-k", "100", "--", w.data, (char *)NULL);
+		    kb->c_title, "-k", "100", (char *)NULL);
+		/* a theme of words: all of them in the title */
+		if (in->themes.n == 1 && strchr(in->themes.v[0], ' '))
+			arg(&p->src[p->nsrc - 1], "-A");
+		arg(&p->src[p->nsrc - 1], "--");
+		arg(&p->src[p->nsrc - 1], w.data);
 	}
 	/* other words, by meaning (never a title search) */
 	if (in->words.n && (kb->enc_space || (kb->text_space &&
@@ -583,7 +597,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->words.n && kb->has_bm25 && kb->nc_tags) {
 		rec_buf_reset(&w);
 		words_of_list(NULL, in, &in->words, &w);
-		tag_stage(kb, p, "words", "200", w.data);
+		tag_stage(kb, p, "words", "200", w.data, 0);
 		wordtags = 1;
 	}
 	if (in->user && kb->has_knn)
