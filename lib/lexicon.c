@@ -216,7 +216,7 @@ const struct rec_concept rec_concepts[] = {
 	{ "family", REC_FACET_AUDIENCE,
 	  "family|families|whole family|familia|famille|familie|familiar",
 	  "family|children|disney|pixar|heartwarming", NULL,
-	  "children|comedy|animation", 0, { NONE, NONE, NONE } },
+	  "children|animation", 0, { NONE, NONE, NONE } },
 	{ "sci-fi", REC_FACET_GENRE,
 	  "sci-fi|sci fi|scifi|science fiction|ciencia ficcion|"
 	  "science-fiction|sciencefiction|futuristic",

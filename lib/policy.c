@@ -728,7 +728,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->prefer.n; i++) {
 		int f;
 		const char *g = rec_facet_split(in->prefer.v[i], &f);
-		/* who it is for guides; a mood or a genre leads */
+		/* who it is for, and a mood's or a genre's categories */
 		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" :
 		    "prefer", &cond, g, o.data);
 		if (f == REC_FACET_AUDIENCE)
@@ -796,8 +796,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "prefer", era ? 0.5 : 1.2);
 		if (era)
 			weight(r, "era", 1.2);
+		/* whom it is for guides, and decides over a mood's
+		 * genres: a feel-good family night is no Pulp Fiction,
+		 * however much a comedy */
 		if (audience)
-			weight(r, "audience", 0.6);
+			weight(r, "audience", prefer ? 1.5 : 0.6);
 		if (kept)
 			weight(r, "kept", 0.5);
 		if (meaning)

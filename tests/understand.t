@@ -156,6 +156,9 @@ test_ok 'French: calm music to sleep' \
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
 	't "songs for a rainy sunday morning" | grep -q "^concepts:\[\"calm\"\]" &&
 	 t "something cozy" | grep -q "^concepts:\[\"calm\"\]"'
+test_ok 'whom it is for decides: "a feel-good movie for family night" leads with the four children'"'"'s films, not Pulp Fiction' \
+	'ids films.db "a feel-good movie for family night" | cut -d" " -f1-4 | tr " " "\n" | sort -n |
+	 tr "\n" " " | grep -qx "3 7 13 17 "'
 test_ok 'a film genre by another name, kept to: "funny" is comedy' \
 	'f "a funny movie for tonight" | grep -q "^need:\[\"genre:comedy\"\]"'
 test_ok 'and a genre a catalog lacks is no condition' \
