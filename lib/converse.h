@@ -480,6 +480,11 @@ void rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 /* appends the intent's constraints as an SQL condition (none: nothing) */
 void rec_intent_where(const struct rec_intent *in, struct rec_buf *b);
 void rec_plan_free(struct rec_plan *p);
+/* planout.c: a stage of the arguments (NULL-ended) added to v; an
+ * argument added to s; "-W src=w" added to s (rec-rank's weight) */
+void rec_stage_add(struct rec_stage **v, size_t *n, ...);
+void rec_stage_arg(struct rec_stage *s, const char *a);
+void rec_stage_weight(struct rec_stage *s, const char *src, double w);
 /* a POSIX shell command line, every argument quoted */
 void rec_plan_shell(struct rec_buf *b, const struct rec_plan *p);
 void rec_plan_json(struct rec_buf *b, const struct rec_plan *p);

@@ -1,11 +1,52 @@
 /*
- * planout.c: a plan of rec tools in its two renderings (a shell command
- * line, every argument quoted, and JSON), and freeing it.
+ * planout.c: a plan of rec tools: its stages made, its two renderings (a
+ * shell command line, every argument quoted, and JSON), and freeing it.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "converse.h"
+
+void
+rec_stage_add(struct rec_stage **v, size_t *n, ...)
+{
+	va_list ap;
+	const char *a;
+	struct rec_stage *s;
+
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	s = &(*v)[(*n)++];
+	memset(s, 0, sizeof *s);
+	va_start(ap, n);
+	while ((a = va_arg(ap, const char *))) {
+		s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) *
+		    sizeof *s->argv);
+		s->argv[s->argc++] = xstrdup(a);
+	}
+	va_end(ap);
+	if (s->argv)
+		s->argv[s->argc] = NULL;
+}
+
+void
+rec_stage_arg(struct rec_stage *s, const char *a)
+{
+	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
+	s->argv[s->argc++] = xstrdup(a);
+	s->argv[s->argc] = NULL;
+}
+
+void
+rec_stage_weight(struct rec_stage *s, const char *src, double w)
+{
+	char b[64];
+
+	snprintf(b, sizeof b, "%s=%g", src, w);
+	rec_stage_arg(s, "-W");
+	rec_stage_arg(s, b);
+}
 
 void
 rec_plan_free(struct rec_plan *p)

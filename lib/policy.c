@@ -27,34 +27,10 @@
 
 #include "converse.h"
 
-static void
-stage(struct rec_stage **v, size_t *n, ...)
-{
-	va_list ap;
-	const char *a;
-	struct rec_stage *s;
-
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	s = &(*v)[(*n)++];
-	memset(s, 0, sizeof *s);
-	va_start(ap, n);
-	while ((a = va_arg(ap, const char *))) {
-		s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) *
-		    sizeof *s->argv);
-		s->argv[s->argc++] = xstrdup(a);
-	}
-	va_end(ap);
-	if (s->argv)
-		s->argv[s->argc] = NULL;
-}
-
-static void
-arg(struct rec_stage *s, const char *a)
-{
-	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
-	s->argv[s->argc++] = xstrdup(a);
-	s->argv[s->argc] = NULL;
-}
+/* planout.c's, by their short names */
+#define stage rec_stage_add
+#define arg rec_stage_arg
+#define weight rec_stage_weight
 
 /* the order of "the most popular first", or of "the best" */
 static void
@@ -198,16 +174,6 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 		arg(s, "-A");
 	arg(s, "--");
 	arg(s, query);
-}
-
-static void
-weight(struct rec_stage *s, const char *src, double w)
-{
-	char b[64];
-
-	snprintf(b, sizeof b, "%s=%g", src, w);
-	arg(s, "-W");
-	arg(s, b);
 }
 
 /* names("creator", 'A', 'B', ...) appended to b */
