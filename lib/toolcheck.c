@@ -249,7 +249,7 @@ rec_tp_check_call(struct rec_tp_checker *ck, const struct rec_tooldef *d,
 
 	memset(st, 0, sizeof *st);
 	*all = 0;
-	rec_tp_stage_add(st, d->tool);
+	rec_stage_arg(st, d->tool);
 	if (d == &rec_tool_cf || d == &rec_tool_dense)
 		/* an unknown seed: no records */
 		rec_tp_opt_arg(st, 'e', NULL);
@@ -548,8 +548,8 @@ bad_enum:
 		rec_tp_opt_arg(st, 'a', NULL);
 	if (operand.len) {
 		/* whatever it says, an operand */
-		rec_tp_stage_add(st, "--");
-		rec_tp_stage_add(st, operand.data);
+		rec_stage_arg(st, "--");
+		rec_stage_arg(st, operand.data);
 	}
 	ret = 0;
 out:
@@ -568,21 +568,13 @@ out:
 }
 
 void
-rec_tp_stage_add(struct rec_stage *s, const char *a)
-{
-	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
-	s->argv[s->argc++] = xstrdup(a);
-	s->argv[s->argc] = NULL;
-}
-
-void
 rec_tp_opt_arg(struct rec_stage *s, int c, const char *v)
 {
 	char o[3] = { '-', (char)c, 0 };
 
-	rec_tp_stage_add(s, o);
+	rec_stage_arg(s, o);
 	if (v)
-		rec_tp_stage_add(s, v);
+		rec_stage_arg(s, v);
 }
 
 int

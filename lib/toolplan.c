@@ -102,12 +102,12 @@ finish_plan(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_sql(&b, in->disliked_creators.v[i]);
 	}
 	if (b.len) {
-		rec_tp_stage_add(&s, "rec-sql");
+		rec_stage_arg(&s, "rec-sql");
 		rec_tp_opt_arg(&s, 'w', b.data);
 		push_stage(&p->filt, &p->nfilt, &s);
 	}
 	if (!rank->argc)
-		rec_tp_stage_add(rank, "rec-rank");
+		rec_stage_arg(rank, "rec-rank");
 	if (!rec_tp_has_opt(rank, 'F'))
 		rec_tp_opt_arg(rank, 'F', "rrf");
 	for (w = 0; w < 4; w++)

@@ -42,9 +42,8 @@ int rec_tp_check_call(struct rec_tp_checker *ck, const struct rec_tooldef *d,
     const msgpack_object *args, struct rec_stage *st, int *all,
     struct rec_buf *why);
 
-/* toolcheck.c: building a stage */
-/* appends one argument a to s */
-void rec_tp_stage_add(struct rec_stage *s, const char *a);
+/* toolcheck.c: building a stage (an argument: planout.c's
+ * rec_stage_arg) */
 /* "-c", then v as its own argument unless NULL */
 void rec_tp_opt_arg(struct rec_stage *s, int c, const char *v);
 /* whether s has option -c before any "--" */

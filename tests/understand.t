@@ -78,15 +78,19 @@ test_ok '"christmas songs by The Gulls": their Christmas songs before their hits
 test_ok '"christmas songs", then "I like The Gulls": their Christmas song first' \
 	'printf "%s\n" "christmas songs" "I like The Gulls" | rec-chat -d gulls2.db | sed -n 2p |
 	 grep -o "\"id\":\"[^\"]*\"" | head -1 | grep -q "\"g5\""'
+# tagged NAME: NAME.db of NAME.csv (id, title, artist, popularity, tags
+# separated by '|'), indexed
+tagged() {
+	rec-import -d "$1.db" items -i id -r title=title -r artist=creator \
+		-S tags='|' "$1.csv" && rec-bm25 -d "$1.db" --index
+}
 # a decade in a catalog without dates is a tag: "a 70's soul playlist"
 # leads with the soul tagged 70s, not with the most popular soul
 { echo id,title,artist,popularity,tags
   awk 'BEGIN { for (i = 1; i <= 12; i++) printf "m%d,New Soul %d,Singer %d,%d,soul\n", i, i, i, 100 - i }'
   echo 's1,Old Groove,The Seventies,5,soul|70s'
   echo 's2,Old Stomp,Funk Band,4,soul|70s'
-  echo 'r1,Old Rock,Rock Band,50,rock|70s'; } > soul.csv &&
-	rec-import -d soul.db items -i id -r title=title -r artist=creator -S tags='|' soul.csv &&
-	rec-bm25 -d soul.db --index || exit 1
+  echo 'r1,Old Rock,Rock Band,50,rock|70s'; } > soul.csv && tagged soul || exit 1
 test_ok 'a decade without dates: the genre of that decade leads ("a 70'"'"'s soul playlist")' \
 	'ids soul.db "a 70'"'"'s soul playlist" > out && test "$(cut -d" " -f1 out)" = s1 &&
 	 cut -d" " -f1-3 out | grep -q s2 && ! grep -q r1 out'
@@ -97,8 +101,7 @@ test_ok 'a decade without dates: the genre of that decade leads ("a 70'"'"'s sou
   echo 'a1,Quiet Guitar,Strummer,5,acoustic'
   echo 'a2,Soft Strings,Picker,4,acoustic'
   awk 'BEGIN { for (i = 1; i <= 12; i++) printf "s%d,Sumer Day %d,Day Band %d,1,pop\n", i, i, i }'; } > spell.csv &&
-	rec-import -d spell.db items -i id -r title=title -r artist=creator -S tags='|' spell.csv &&
-	rec-bm25 -d spell.db --index || exit 1
+	tagged spell || exit 1
 test_ok 'a tag misspelt by a letter left out, added or swapped is the tag ("accoustic", "acoustci")' \
 	'ids spell.db "some accoustic songs" | cut -d" " -f1-2 | grep -qx "a1 a2" &&
 	 intent spell.db "something acoustci" | grep -q "^tags:.*acoustic"'
