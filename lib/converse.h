@@ -169,8 +169,8 @@ struct rec_kb {
 	char *enc_space;		/* the encoder of rec-train text */
 	struct rec_textenc_db *enc;	/* and its words, or NULL */
 	struct rec_hash spell;		/* spell.c: words a misspelling may
-					 * stand for -> uses (unsigned) */
-	int spell_ready;
+					 * stand for -> uses (unsigned);
+					 * made on first use */
 };
 
 struct rec_kb *rec_kb_load(const char *catalog);
@@ -249,7 +249,7 @@ struct rec_words {
 void rec_words_of(const char *msg, struct rec_words *ws);
 void rec_words_free(struct rec_words *ws);
 /* spell.c: words misspelt put right, to the catalog's common one-word
- * tags and the lexicon's words ("chrismas" -> "christmas") */
+ * tags ("chrismas" -> "christmas") */
 void rec_words_spell(struct rec_kb *kb, struct rec_words *ws);
 /* whether w is one of the words of the NULL-ended list l */
 int rec_words_listed(const char *const *l, const char *w);

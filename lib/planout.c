@@ -10,6 +10,14 @@
 #include "converse.h"
 
 void
+rec_stage_arg(struct rec_stage *s, const char *a)
+{
+	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
+	s->argv[s->argc++] = xstrdup(a);
+	s->argv[s->argc] = NULL;
+}
+
+void
 rec_stage_add(struct rec_stage **v, size_t *n, ...)
 {
 	va_list ap;
@@ -20,22 +28,9 @@ rec_stage_add(struct rec_stage **v, size_t *n, ...)
 	s = &(*v)[(*n)++];
 	memset(s, 0, sizeof *s);
 	va_start(ap, n);
-	while ((a = va_arg(ap, const char *))) {
-		s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) *
-		    sizeof *s->argv);
-		s->argv[s->argc++] = xstrdup(a);
-	}
+	while ((a = va_arg(ap, const char *)))
+		rec_stage_arg(s, a);
 	va_end(ap);
-	if (s->argv)
-		s->argv[s->argc] = NULL;
-}
-
-void
-rec_stage_arg(struct rec_stage *s, const char *a)
-{
-	s->argv = xrealloc(s->argv, (size_t)(s->argc + 2) * sizeof *s->argv);
-	s->argv[s->argc++] = xstrdup(a);
-	s->argv[s->argc] = NULL;
 }
 
 void

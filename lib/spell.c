@@ -19,9 +19,8 @@ targets(struct rec_kb *kb)
 {
 	size_t i, k;
 
-	if (kb->spell_ready)
+	if (kb->spell.vsize)
 		return;
-	kb->spell_ready = 1;
 	kb->spell.vsize = sizeof(unsigned);
 	for (i = 0; i < kb->tag.n; i++)
 		if (kb->tag.keylen[i] >= 5 && !strchr(kb->tag.key[i], ' ') &&
@@ -32,32 +31,19 @@ targets(struct rec_kb *kb)
 		}
 }
 
-/* whether w is one of the lexicon's words */
+/* whether the catalog or the lexicon knows word i as it is written
+ * (a tag, a word of one, a name, a word the lexicon reads there) */
 static int
-lexicon_word(const char *w, size_t n)
+known(struct rec_kb *kb, const struct rec_words *ws, size_t i)
 {
-	size_t i;
-	const char *p, *q;
+	const char *w = ws->w[i];
+	size_t n = strlen(w), words;
 
-	for (i = 0; rec_concepts[i].name; i++)
-		for (p = rec_concepts[i].words; *p; p = *q ? q + 1 : q) {
-			q = p + strcspn(p, "|");
-			if ((size_t)(q - p) == n && !memcmp(p, w, n))
-				return 1;
-		}
-	return 0;
-}
-
-/* whether the catalog or the lexicon knows w as it is written */
-static int
-known(struct rec_kb *kb, const char *w, size_t n)
-{
-	return rec_hash_get(&kb->spell, w, n) != (size_t)-1 ||
-	    rec_hash_get(&kb->tag, w, n) != (size_t)-1 ||
+	return rec_hash_get(&kb->tag, w, n) != (size_t)-1 ||
 	    rec_hash_get(&kb->tagtok, w, n) != (size_t)-1 ||
 	    rec_hash_get(&kb->creator, w, n) != (size_t)-1 ||
-	    rec_lex_filler(w) || rec_lex_negation(w) || lexicon_word(w, n) ||
-	    rec_kb_word_known(kb, w);
+	    rec_lex_filler(w) || rec_lex_negation(w) ||
+	    rec_concept_at(ws, i, &words) >= 0 || rec_kb_word_known(kb, w);
 }
 
 /* whether a is b with a letter left out, one too many or two
@@ -92,7 +78,7 @@ rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 		unsigned mine;
 
 		if (n < 5 || ws->quoted[i] || strspn(w,
-		    "abcdefghijklmnopqrstuvwxyz") != n || known(kb, w, n))
+		    "abcdefghijklmnopqrstuvwxyz") != n || known(kb, ws, i))
 			continue;
 		t = rec_hash_get(&kb->tword, w, n);
 		mine = t == (size_t)-1 ? 0 : tw[t];
