@@ -132,78 +132,281 @@ resolve_field(struct rec_bm25 *x, const char *cat, const char *name)
 
 #define MAXFIELDS 32
 
+/* a part of the query: a word, or a phrase whose words count only in a
+ * field that holds them next to each other */
+struct part {
+	size_t *w;		/* indexes into query.text */
+	size_t nw;
+};
+
 /* the query's words, and for each field searched the index term of
  * each (or -1) and whether it was read as a neighbouring term */
 struct query {
 	char **text;		/* folded, distinct */
 	size_t nq;
+	struct part *part;	/* distinct */
+	size_t np;
+	int phrases;		/* a part has several words */
 	int f[MAXFIELDS];
 	size_t nf;
 	long *term[MAXFIELDS];
 	char *typo[MAXFIELDS];
+	/* for phrases: the text of a document's fields, read from the
+	 * catalog by id */
+	sqlite3 *db;
+	sqlite3_stmt *row[MAXFIELDS];
+	int ncol[MAXFIELDS];
 };
 
-/* "bm25: daft, punk in artist; 'metalica' read as 'metallica'", a part
- * per field that matched */
+/* the index of folded word w[0..n) in q->text, added if new */
+static size_t
+word_of(struct query *q, const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < q->nq && (strlen(q->text[i]) != n ||
+	    strncmp(q->text[i], w, n)); i++)
+		;
+	if (i == q->nq) {
+		q->text = xrealloc(q->text, (q->nq + 1) * sizeof *q->text);
+		q->text[q->nq++] = xstrndup(w, n);
+	}
+	return i;
+}
+
+/* adds the part of the folded words in norm; a part said twice counts
+ * once: a long text must not be about its commonest words */
 static void
-why(struct rec_buf *b, const struct rec_bm25 *x, const struct query *q,
+add_part(struct query *q, const char *norm)
+{
+	struct part pt = {0};
+	const char *p, *s;
+	size_t i;
+
+	for (p = norm; *p; p = *s ? s + 1 : s) {
+		s = strchr(p, ' ');
+		if (!s)
+			s = p + strlen(p);
+		pt.w = xrealloc(pt.w, (pt.nw + 1) * sizeof *pt.w);
+		pt.w[pt.nw++] = word_of(q, p, (size_t)(s - p));
+	}
+	for (i = 0; i < q->np; i++)
+		if (q->part[i].nw == pt.nw && !memcmp(q->part[i].w, pt.w,
+		    pt.nw * sizeof *pt.w))
+			break;
+	if (!pt.nw || i < q->np) {
+		free(pt.w);
+		return;
+	}
+	q->part = xrealloc(q->part, (q->np + 1) * sizeof *q->part);
+	q->part[q->np++] = pt;
+	q->phrases |= pt.nw > 1;
+}
+
+/* the query's text into parts: each word outside double quotes, and
+ * each quoted run of words */
+static void
+parse_query(struct query *q, const char *text)
+{
+	struct rec_buf norm = {0};
+	const char *p = text, *e;
+	int quoted = 0;
+
+	for (;;) {
+		e = strchr(p, '"');
+		rec_buf_reset(&norm);
+		rec_norm(&norm, p, e ? (size_t)(e - p) : strlen(p));
+		if (quoted)
+			add_part(q, norm.data ? norm.data : "");
+		else if (norm.data) {
+			const char *w, *s;
+			char *one;
+			for (w = norm.data; *w; w = *s ? s + 1 : s) {
+				s = strchr(w, ' ');
+				if (!s)
+					s = w + strlen(w);
+				one = xstrndup(w, (size_t)(s - w));
+				add_part(q, one);	/* a part of its own */
+				free(one);
+			}
+		}
+		if (!e)
+			break;
+		quoted = !quoted;
+		p = e + 1;
+	}
+	if (quoted)
+		rec_usage_die("the query has a '\"' with no closing one");
+	rec_buf_free(&norm);
+}
+
+/* the statement that reads field j's columns of a document by id */
+static sqlite3_stmt *
+field_row(const struct rec_bm25 *x, struct query *q, size_t j)
+{
+	const char *name = x->field[q->f[j]].name;
+	struct rec_buf sql = {0};
+	char **cols = NULL;
+	size_t n = 1, i;
+
+	if (q->row[j])
+		return q->row[j];
+	if (!strcmp(name, "all"))
+		n = rec_text_columns(q->db, &cols);
+	rec_buf_adds(&sql, "SELECT ");
+	for (i = 0; i < n; i++)
+		rec_buf_printf(&sql, "%s\"%s\"", i ? ", " : "", cols ? cols[i] :
+		    name);
+	rec_buf_adds(&sql, " FROM items WHERE id = ?");
+	if (sqlite3_prepare_v2(q->db, sql.data, -1, &q->row[j], NULL) !=
+	    SQLITE_OK)
+		rec_sqlite_die(q->db, "items");
+	q->ncol[j] = (int)n;
+	for (i = 0; cols && i < n; i++)
+		free(cols[i]);
+	free(cols);
+	rec_buf_free(&sql);
+	return q->row[j];
+}
+
+/* field j of document d holds the words of phrase pt next to each
+ * other (as the index spells them, typos read) */
+static int
+phrase_in(const struct rec_bm25 *x, struct query *q, size_t j,
+    const struct part *pt, uint32_t d)
+{
+	const struct rec_bm25_field *fl = &x->field[q->f[j]];
+	sqlite3_stmt *st = field_row(x, q, j);
+	struct rec_buf ph = {0};
+	int c, found = 0;
+	size_t i;
+
+	for (i = 0; i < pt->nw; i++) {
+		long t = q->term[j][pt->w[i]];
+		rec_buf_printf(&ph, "%s%.*s", i ? " " : "",
+		    (int)(fl->termoff[t + 1] - fl->termoff[t]), fl->termchars +
+		    fl->termoff[t]);
+	}
+	sqlite3_bind_text(st, 1, x->idchars + x->idoff[d], -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (c = 0; c < q->ncol[j] && !found; c++)
+			found = rec_has_phrase((const char *)
+			    sqlite3_column_text(st, c), ph.data);
+	sqlite3_reset(st);
+	rec_buf_free(&ph);
+	return found;
+}
+
+/* what part pt takes from field j of document d: the sum of its words'
+ * scores where every one is there (a phrase: next to each other), else
+ * 0 */
+static double
+part_score(const struct rec_bm25 *x, struct query *q, size_t j,
+    const struct part *pt, double k1, double bb, uint32_t d)
+{
+	double sc = 0, one;
+	size_t i;
+
+	for (i = 0; i < pt->nw; i++) {
+		long t = q->term[j][pt->w[i]];
+		if (t < 0 || (one = rec_bm25_score_doc(x, q->f[j], &t, 1, k1,
+		    bb, d)) <= 0)
+			return 0;
+		sc += one;
+	}
+	if (pt->nw > 1 && !phrase_in(x, q, j, pt, d))
+		return 0;
+	return sc;
+}
+
+/* "bm25: daft, punk in artist; 'metalica' read as 'metallica'", a part
+ * per field that matched; a phrase in double quotes */
+static void
+why(struct rec_buf *b, const struct rec_bm25 *x, struct query *q,
     uint32_t doc, double k1, double bb)
 {
-	size_t i, j, n;
+	size_t i, j, p, n;
 	int any = 0;
+	unsigned char *hit = xcalloc(q->np ? q->np : 1, 1);
 
 	rec_buf_reset(b);
 	rec_buf_adds(b, "bm25: ");
 	for (j = 0; j < q->nf; j++) {
 		const struct rec_bm25_field *fl = &x->field[q->f[j]];
 		n = 0;
-		for (i = 0; i < q->nq; i++) {
-			long t = q->term[j][i];
-			if (t < 0 || rec_bm25_score_doc(x, q->f[j], &t, 1, k1,
-			    bb, doc) <= 0)
+		for (p = 0; p < q->np; p++) {
+			const struct part *pt = &q->part[p];
+			hit[p] = part_score(x, q, j, pt, k1, bb, doc) > 0;
+			if (!hit[p])
 				continue;
-			rec_buf_printf(b, "%s%s%.*s", !n && any ? "; " : "",
-			    n ? ", " : "", (int)(fl->termoff[t + 1] -
-			    fl->termoff[t]), fl->termchars + fl->termoff[t]);
+			rec_buf_printf(b, "%s%s%s", !n && any ? "; " : "",
+			    n ? ", " : "", pt->nw > 1 ? "\"" : "");
+			for (i = 0; i < pt->nw; i++) {
+				long t = q->term[j][pt->w[i]];
+				rec_buf_printf(b, "%s%.*s", i ? " " : "",
+				    (int)(fl->termoff[t + 1] -
+				    fl->termoff[t]), fl->termchars +
+				    fl->termoff[t]);
+			}
+			if (pt->nw > 1)
+				rec_buf_addc(b, '"');
 			n++;
 		}
 		if (!n)
 			continue;
 		rec_buf_printf(b, " in %s", fl->name);
 		any = 1;
-		for (i = 0; i < q->nq; i++) {
-			long t = q->term[j][i];
-			if (q->typo[j][i] && rec_bm25_score_doc(x, q->f[j], &t,
-			    1, k1, bb, doc) > 0)
-				rec_buf_printf(b, "; '%s' read as '%.*s'",
-				    q->text[i], (int)(fl->termoff[t + 1] -
-				    fl->termoff[t]), fl->termchars +
-				    fl->termoff[t]);
-		}
+		for (p = 0; p < q->np; p++)
+			for (i = 0; hit[p] && i < q->part[p].nw; i++) {
+				size_t w = q->part[p].w[i];
+				long t = q->term[j][w];
+				if (q->typo[j][w])
+					rec_buf_printf(b, "; '%s' read as "
+					    "'%.*s'", q->text[w], (int)(
+					    fl->termoff[t + 1] - fl->termoff[t]),
+					    fl->termchars + fl->termoff[t]);
+			}
 	}
+	free(hit);
 }
 
 /* a document's score: the sum over the fields; with conj, 0 unless
- * every word matches in some field */
+ * every part matches in some field */
 static double
-doc_score(const struct rec_bm25 *x, const struct query *q, int conj,
+doc_score(const struct rec_bm25 *x, struct query *q, int conj,
     double k1, double bb, uint32_t d)
 {
-	double sc = 0;
-	size_t i, j;
+	double sc = 0, one;
+	size_t i, j, nhit = 0;
+	unsigned char *hit;
 
-	for (i = 0; conj && i < q->nq; i++) {
-		int hit = 0;
-		for (j = 0; j < q->nf && !hit; j++)
-			hit = q->term[j][i] >= 0 && rec_bm25_score_doc(x,
-			    q->f[j], &q->term[j][i], 1, k1, bb, d) > 0;
-		if (!hit)
-			return 0;
+	if (!q->phrases) {
+		/* the words' scores summed a field at a time, as
+		 * rec_bm25_search sums them */
+		for (i = 0; conj && i < q->nq; i++) {
+			int h = 0;
+			for (j = 0; j < q->nf && !h; j++)
+				h = q->term[j][i] >= 0 && rec_bm25_score_doc(x,
+				    q->f[j], &q->term[j][i], 1, k1, bb, d) > 0;
+			if (!h)
+				return 0;
+		}
+		for (j = 0; j < q->nf; j++)
+			sc += rec_bm25_score_doc(x, q->f[j], q->term[j], q->nq,
+			    k1, bb, d);
+		return sc;
 	}
+	hit = xcalloc(q->np, 1);
 	for (j = 0; j < q->nf; j++)
-		sc += rec_bm25_score_doc(x, q->f[j], q->term[j], q->nq, k1, bb,
-		    d);
-	return sc;
+		for (i = 0; i < q->np; i++)
+			if ((one = part_score(x, q, j, &q->part[i], k1, bb,
+			    d)) > 0) {
+				sc += one;
+				nhit += !hit[i];
+				hit[i] = 1;
+			}
+	free(hit);
+	return conj && nhit < q->np ? 0 : sc;
 }
 
 int
@@ -214,7 +417,7 @@ main(int argc, char **argv)
 	    shortopts, sizeof shortopts);
 	const char *cat = NULL, *fname[MAXFIELDS] = { "all" }, *src = "bm25";
 	size_t nfname = 0;
-	struct rec_buf text = {0}, norm = {0}, wb = {0};
+	struct rec_buf text = {0}, wb = {0};
 	struct rec_bm25 x;
 	struct query q;
 	struct rec_scored *hits;
@@ -224,7 +427,6 @@ main(int argc, char **argv)
 	int c, all = 0, conj = 0, exact = 0, doindex = 0, mp = 0, exh = 0;
 	unsigned long nout = 0, nin = 0;
 	char *end;
-	const char *p, *s;
 
 	rec_init(argc, argv);
 	while ((c = getopt_long(argc, argv, shortopts, longopts,
@@ -283,23 +485,11 @@ main(int argc, char **argv)
 				rec_usage_die("-f: field '%s' given twice",
 				    fname[j]);
 	}
-	rec_norm(&norm, text.data, text.len);
-	for (p = norm.data; p && *p; p = *s ? s + 1 : s) {
-		s = strchr(p, ' ');
-		if (!s)
-			s = p + strlen(p);
-		/* a word said twice counts once: a long text must not
-		 * be about its commonest words */
-		for (i = 0; i < q.nq && (strlen(q.text[i]) != (size_t)(s - p) ||
-		    strncmp(q.text[i], p, (size_t)(s - p))); i++)
-			;
-		if (i < q.nq)
-			continue;
-		q.text = xrealloc(q.text, (q.nq + 1) * sizeof *q.text);
-		q.text[q.nq++] = xstrndup(p, (size_t)(s - p));
-	}
+	parse_query(&q, text.data);
 	if (!q.nq)
 		rec_usage_die("the query has no words");
+	if (q.phrases)
+		q.db = rec_catalog_open(cat);
 	for (j = 0; j < q.nf; j++) {
 		q.term[j] = xmalloc(q.nq * sizeof *q.term[j]);
 		q.typo[j] = xcalloc(q.nq, 1);
@@ -352,7 +542,7 @@ main(int argc, char **argv)
 	} else {
 		if (!k)
 			k = 100;
-		if (q.nf == 1) {
+		if (q.nf == 1 && !q.phrases) {
 			hits = xmalloc(k * sizeof *hits);
 			nh = rec_bm25_search(&x, q.f[0], q.term[0], q.nq, conj,
 			    k1, bb, k, exh, hits);
@@ -404,6 +594,13 @@ main(int argc, char **argv)
 		for (j = 0; j < q.nf; j++)
 			rec_buf_printf(&fields, "%s%s", j ? ", " : "",
 			    x.field[q.f[j]].name);
+		/* every word known: a phrase is nowhere */
+		for (i = 0; !msg.len && i < q.np; i++)
+			for (j = 0; q.part[i].nw > 1 && j < q.part[i].nw; j++)
+				rec_buf_printf(&msg, "%s%s%s%s", j ? " " :
+				    msg.len ? ", " : "", j ? "" : "\"",
+				    q.text[q.part[i].w[j]], j + 1 ==
+				    q.part[i].nw ? "\"" : "");
 		if (msg.len)
 			rec_warn("no match in %s for %s", fields.data,
 			    msg.data);
@@ -418,10 +615,15 @@ main(int argc, char **argv)
 	for (j = 0; j < q.nf; j++) {
 		free(q.term[j]);
 		free(q.typo[j]);
+		sqlite3_finalize(q.row[j]);
 	}
+	for (i = 0; i < q.np; i++)
+		free(q.part[i].w);
+	free(q.part);
+	if (q.db)
+		sqlite3_close(q.db);
 	free(hits);
 	rec_buf_free(&text);
-	rec_buf_free(&norm);
 	rec_buf_free(&wb);
 	rec_bm25_close(&x);
 	rec_exit(0);

@@ -172,6 +172,10 @@ void rec_sql_trusted(sqlite3 *db, int on);
  * several of which one is (rec_name_parts; folded, "the" aside);
  * norm(text): text folded as rec_norm() does */
 void rec_sql_functions(sqlite3 *db);
+/* 1 when text s, folded, holds the folded words of phrase next to each
+ * other and in order; where s is a JSON list of strings, within one
+ * element */
+int rec_has_phrase(const char *s, const char *phrase);
 /* Turns a failed prepare into a message a planner can act on: unknown
  * columns get the closest names.  Appends to msg. */
 void rec_sql_explain(sqlite3 *db, struct rec_buf *msg);

@@ -73,7 +73,9 @@ const struct rec_tooldef rec_tool_bm25 = {
 	"       rec-bm25 -I [-d CATALOG]\n", 23,
 	"Lexical retrieval (Okapi BM25) of words in text fields of the "
 	"catalog: titles, creators, tags, genres. Tolerant of typos.",
-	"query", "the words to look for", 1, bm25_opts
+	"query", "the words to look for; words in double quotes (\"classic "
+	"rock\") are a phrase, which matches only where they stand together",
+	1, bm25_opts
 };
 
 static const struct rec_opt cf_opts[] = {

@@ -374,6 +374,56 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&err);
 }
 
+/* folded text t holds folded phrase ph at word boundaries */
+static int
+words_in(const char *t, const char *ph)
+{
+	size_t n = strlen(ph);
+	const char *p;
+
+	for (p = t; (p = strstr(p, ph)) != NULL; p++)
+		if ((p == t || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+int
+rec_has_phrase(const char *s, const char *phrase)
+{
+	struct rec_buf got = {0}, pk = {0}, err = {0};
+	msgpack_zone zone;
+	msgpack_object o;
+	size_t off = 0;
+	uint32_t i;
+	int found;
+
+	if (!s || !*phrase)
+		return 0;
+	rec_norm(&got, s, strlen(s));
+	found = words_in(got.data ? got.data : "", phrase);
+	msgpack_zone_init(&zone, 1024);
+	/* in a list, the words of one element: "classic rock" and "soul"
+	 * do not make "rock soul" */
+	if (found && s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), &pk,
+	    NULL, &err) && msgpack_unpack(pk.data, pk.len, &off, &zone, &o) ==
+	    MSGPACK_UNPACK_SUCCESS && o.type == MSGPACK_OBJECT_ARRAY) {
+		found = 0;
+		for (i = 0; i < o.via.array.size && !found; i++) {
+			const msgpack_object *e = &o.via.array.ptr[i];
+			if (e->type != MSGPACK_OBJECT_STR)
+				continue;
+			rec_buf_reset(&got);
+			rec_norm(&got, e->via.str.ptr, e->via.str.size);
+			found = words_in(got.data ? got.data : "", phrase);
+		}
+	}
+	msgpack_zone_destroy(&zone);
+	rec_buf_free(&got);
+	rec_buf_free(&pk);
+	rec_buf_free(&err);
+	return found;
+}
+
 /* the folded name without a leading "the " */
 static const char *
 bare(const char *n)

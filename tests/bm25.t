@@ -56,6 +56,41 @@ test_ok 'any term (default) and every term (--and)' \
 	'test "$(rec-bm25 -f track_name love matters < /dev/null | ids | tr " " "\n" | sort | tr "\n" " ")" = "s04 s06 " &&
 	 rec-bm25 -A -f track_name love matters < /dev/null > out && ! test -s out &&
 	 test "$(rec-bm25 -A -f track_name one time < /dev/null | ids)" = "s01 "'
+# Phrases: s01's playlists are "Dance Classics" and "Party", s02's
+# "Dance Classics" (the shorter list: first); s05-s07's "Rock Anthems".
+test_ok 'a phrase matches its words next to each other, in order' \
+	'test "$(rec-bm25 -f playlist '"'\"dance classics\"'"' < /dev/null | ids)" = "s02 s01 " &&
+	 test "$(rec-bm25 -f track_name '"'\"in love\"'"' < /dev/null | ids)" = "s04 " &&
+	 rec-bm25 -f track_name '"'\"love in\"'"' < /dev/null 2> err > out && ! test -s out &&
+	 grep -q "no match in track_name for \"love in\"" err'
+test_ok 'a phrase does not run over from one list element to the next' \
+	'rec-bm25 -f playlist '"'\"classics party\"'"' < /dev/null 2> err > out && ! test -s out &&
+	 grep -q "no match in playlist for \"classics party\"" err'
+test_ok 'a phrase counts its words only where it matches; words outside quotes as ever' \
+	'test "$(rec-bm25 -f track_name one time halo < /dev/null | ids | tr " " "\n" | sort | tr "\n" " ")" = "s01 s03 " &&
+	 test "$(rec-bm25 -f track_name '"'\"one time\" halo'"' < /dev/null | ids)" = "s03 "'
+# "more time" is all of s01's matching words: the phrase scores what the
+# two words score, and why names it whole
+test_ok 'a phrase scores as its words do where it matches' \
+	'rec-bm25 -f track_name more time < /dev/null | grep "\"s01\"" > words &&
+	 rec-bm25 -f track_name '"'\"more time\"'"' < /dev/null > phrase &&
+	 test "$(ids < phrase)" = "s01 " &&
+	 test "$(sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/" words)" = "$(sed "s/.*\"score\":\([0-9.e+-]*\),.*/\1/" phrase)" &&
+	 grep -q "\"why\":\"bm25: \\\\\"more time\\\\\" in track_name\"" phrase'
+# In the all field a phrase stays in one column: s05's title "Enter
+# Sandman" and artist "Metallica" are not "sandman metallica".
+test_ok 'a phrase in the all field, in a pool, with a typo, and with --and' \
+	'test "$(rec-bm25 '"'\"rock anthems\"'"' < /dev/null | ids)" = "s05 s06 s07 " &&
+	 rec-bm25 '"'\"sandman metallica\"'"' < /dev/null > out 2> /dev/null && ! test -s out &&
+	 test "$(printf "{\"id\":\"s05\"}\n{\"id\":\"s06\"}\n" | rec-bm25 -f track_name '"'\"else matters\"'"' | ids)" = "s06 " &&
+	 printf "{\"id\":\"s06\"}\n" | rec-bm25 -f track_name '"'\"matters else\"'"' > out 2> /dev/null && ! test -s out &&
+	 test "$(rec-bm25 -f track_name '"'\"nothing els matters\"'"' < /dev/null | ids)" = "s06 " &&
+	 test "$(rec-bm25 -A -f track_name -f playlist '"'\"rock anthems\" karma'"' < /dev/null | ids)" = "s07 " &&
+	 rec-bm25 -A -f track_name -f playlist '"'\"anthems rock\" karma'"' < /dev/null > out 2> /dev/null && ! test -s out'
+test_fail 'a quote left open' 2 "the query has a '\"' with no closing one" \
+	'rec-bm25 -f track_name '"'\"one more'"' < /dev/null'
+test_fail 'empty quotes are no words' 2 "the query has no words" \
+	'rec-bm25 -f track_name '"'\"\"'"' < /dev/null'
 test_ok 'the all field searches every text column' \
 	'test "$(rec-bm25 -k 1 discovery < /dev/null | ids)" = "s01 "'
 test_ok 'pruned and exhaustive search agree' \
