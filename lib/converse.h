@@ -162,6 +162,7 @@ struct rec_kb {
 	    has_dance, has_acoustic, has_instrumental;
 	int maxyear;
 	double popmax;			/* the largest popularity, or 0 */
+	int pop_by_creator;		/* the popularity is the creator's */
 	int has_knn, has_bm25;
 	char *semid_space;
 	char *dense_space;		/* audio, or the first other space */

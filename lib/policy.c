@@ -131,19 +131,37 @@ has_word(const struct rec_buf *w, const char *p, size_t n)
 	return 0;
 }
 
-/* the tag words of a list of "facet:word" entries, into w; with kb, a
- * word of a longer tag after the first (the request's own) that is a
- * broad tag ("rock" of "christian rock", "pop" of "afro pop") is left
- * out: alone it matched the catalog's most popular rock for "gospel" */
+/* the tag words of a list of "facet:word" entries, into w.  With kb, a
+ * tag of several words that the catalog has whole is a phrase ("classic
+ * country" in double quotes for rec-bm25: its words apart found
+ * "classic rock" for country, and "Tom" of "Tom Hanks" Tom Jones), after
+ * the words; the first entry (the request's own) keeps its words as well
+ * when others follow.  Of a longer entry after the
+ * first, a tag of a tenth of the items or more is not searched whole
+ * ("classic rock" for oldies), and a word that is a broad tag ("rock"
+ * of "christian rock", "pop" of "afro pop") is left out: alone it
+ * matched the catalog's most popular rock for "gospel" */
 static void
 words_of_list(const struct rec_kb *kb, const struct rec_intent *in,
     const struct rec_strs *s, struct rec_buf *w)
 {
+	struct rec_buf ph = {0};
 	size_t i, n;
 
 	for (i = 0; i < s->n; i++) {
 		const char *v = rec_facet_split(s->v[i], NULL), *p;
-		if (kb && i && strchr(v, ' ')) {
+		size_t t = kb && strchr(v, ' ') ? rec_hash_get(&kb->tag, v,
+		    strlen(v)) : (size_t)-1;
+		if (t != (size_t)-1 && (!i || !rec_kb_tag_on(kb, t, 10))) {
+			if (!ph.data || !strstr(ph.data, v))
+				rec_buf_printf(&ph, "%s\"%s\"", ph.len ?
+				    " " : "", v);
+			/* the request's own beside others: its words too */
+			if (!i && s->n > 1 && (!w->data || !strstr(w->data,
+			    v)))
+				rec_buf_printf(w, "%s%s", w->len ? " " : "",
+				    v);
+		} else if (kb && i && strchr(v, ' ')) {
 			for (p = v; *p; p += n + !!p[n])
 				if ((n = strcspn(p, " ")) && !broad_tag(kb, in,
 				    s, p, n) && !has_word(w, p, n))
@@ -152,13 +170,15 @@ words_of_list(const struct rec_kb *kb, const struct rec_intent *in,
 		} else if (!w->data || !strstr(w->data, v))
 			rec_buf_printf(w, "%s%s", w->len ? " " : "", v);
 	}
+	if (ph.len)
+		rec_buf_printf(w, "%s%s", w->len ? " " : "", ph.data);
+	rec_buf_free(&ph);
 }
 
-/* a rec-bm25 stage over every tags column; all: every word of query
- * in an item's tags */
+/* a rec-bm25 stage over every tags column */
 static void
 tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
-    const char *k, const char *query, int all)
+    const char *k, const char *query)
 {
 	size_t i;
 	struct rec_stage *s;
@@ -170,8 +190,6 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 		arg(s, "-f");
 		arg(s, kb->c_tags[i]);
 	}
-	if (all)
-		arg(s, "-A");
 	arg(s, "--");
 	arg(s, query);
 }
@@ -426,7 +444,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < byc.n; i++)
 			rec_kb_creator_tags(kb, byc.v[i], 6, &w);
 		if (w.len && kb->has_bm25)
-			tag_stage(kb, p, "liketags", "200", w.data, 0);
+			tag_stage(kb, p, "liketags", "200", w.data);
 		rec_strs_free(&byc);
 	}
 	/* items liked in earlier turns: weaker seeds */
@@ -485,7 +503,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_reset(&w);
 		rec_kb_creator_tags(kb, in->similar.v[i], 8, &w);
 		if (w.len && kb->has_bm25)
-			tag_stage(kb, p, "similar", "300", w.data, 0);
+			tag_stage(kb, p, "similar", "300", w.data);
 		similar = 1;
 	}
 	/* and a few of theirs: "I like X" is also a taste for X (unless
@@ -519,19 +537,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_reset(&w);
 		words_of_list(kb, in, &g, &w);
 		if (w.len && kb->has_bm25) {
-			const char *v = g.n == 1 ? rec_facet_split(g.v[0],
-			    NULL) : "";
-			/* one tag of words ("tom hanks"): all of them, not
-			 * every Tom */
-			tag_stage(kb, p, "topic", "300", w.data, strchr(v,
-			    ' ') && !strcmp(v, w.data) && rec_hash_get(&kb->tag,
-			    v, strlen(v)) != (size_t)-1);
+			tag_stage(kb, p, "topic", "300", w.data);
 			genre = 1;
 		}
 		rec_buf_reset(&w);
 		words_of_list(kb, in, &m, &w);
 		if (w.len && kb->has_bm25) {
-			tag_stage(kb, p, "mood", "300", w.data, 0);
+			tag_stage(kb, p, "mood", "300", w.data);
 			mood = 1;
 		}
 		rec_strs_free(&g);
@@ -563,7 +575,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->words.n && kb->has_bm25 && kb->nc_tags) {
 		rec_buf_reset(&w);
 		words_of_list(NULL, in, &in->words, &w);
-		tag_stage(kb, p, "words", "200", w.data, 0);
+		tag_stage(kb, p, "words", "200", w.data);
 		wordtags = 1;
 	}
 	if (in->user && kb->has_knn)
@@ -819,11 +831,15 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(&b, ".score * (1 + %g * ((((.item.\"%s\" // 0) "
 		    "| if . < 0 then 0 else . end) + 1 | log) / %.6g))", wpop,
 		    kb->c_pop, log(kb->popmax + 1));
-		/* and times 1 + 2 log(releases): where the popularity is
-		 * the creator's, a song on two releases counts 2.4 times
+		/* and times 1 + 2 log(releases) where the popularity is
+		 * the creator's: a song on two releases counts 2.4 times
 		 * one on one (CPCD Hit@10 0.462 without, 0.480 with; 1
-		 * for 2 gave 0.478, 3 gave 0.482) */
-		if (kb->c_releases)
+		 * for 2 gave 0.478, 3 gave 0.482).  Where it is the
+		 * song's, it knows already, and the factor only lifts
+		 * the songs matching one word of the topic over those
+		 * matching all ('classic soul from Motown' gave Van
+		 * Halen and Journey, the topic's #65 and #118) */
+		if (kb->c_releases && kb->pop_by_creator)
 			rec_buf_printf(&b, " * (1 + 2 * ((.item.\"%s\" // 1) "
 			    "| if . < 1 then 1 else . end | log))",
 			    kb->c_releases);
