@@ -244,6 +244,8 @@ struct rec_words {
 	char *quoted;		/* inside double quotes */
 	char *used;		/* consumed by a rule */
 	char *neg;		/* in the scope of a negation */
+	char *name;		/* in a title or creator written as one
+				 * (rec_words_names), or NULL */
 	char *mode;		/* enum rec_link_mode of its clause */
 	int *clause;		/* which clause */
 };
@@ -266,6 +268,13 @@ int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
  * clause */
 int rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
     struct rec_buf *g);
+/* Marks the words of whole titles and creators written as names (in
+ * capitals or quotes, short words aside: "No Country for Old Men"), which
+ * the rules leave to the linker ("old" is no era there).  One that
+ * begins with a negation ("Don't Stop Believin'", "No Doubt"), written
+ * so or after a cue ("like", "called"), is out of the negation's scope
+ * (an earlier negation's stays). */
+void rec_words_names(struct rec_kb *kb, struct rec_words *ws);
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
     const char *const *ph);

@@ -41,7 +41,8 @@ phrase(struct rec_words *ws, const char *const *ph, int domark)
 
 	for (; *ph; ph++)
 		for (i = 0; i < ws->n; i++)
-			if ((n = rec_words_phrase(ws, i, *ph))) {
+			if ((n = rec_words_phrase(ws, i, *ph)) && !(ws->name &&
+			    memchr(ws->name + i, 1, n))) {
 				if (domark)
 					mark(ws, i, n);
 				return i + 1;
@@ -279,7 +280,7 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			continue;
 		}
 		/* recent, new; the last five years */
-		if (e == 1 && kb->maxyear) {
+		if (e == 1 && kb->maxyear && !(ws->name && ws->name[i])) {
 			snprintf(say, sizeof say, "from %d on", kb->maxyear - 4);
 			cons_say(in, ycol, ">=", kb->maxyear - 4, say,
 			    REC_FACET_ERA);
@@ -287,7 +288,8 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ws->used[i] = 1;
 			continue;
 		}
-		if (e == 2 && !at(ws, i + 1, "school")) {
+		if (e == 2 && !at(ws, i + 1, "school") && !(ws->name &&
+		    ws->name[i])) {
 			cons_say(in, ycol, "<", 2000, "older", REC_FACET_ERA);
 			rec_intent_said(in, "%s", "older");
 			ws->used[i] = 1;
@@ -841,6 +843,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	in->k = 10;
 	rec_words_of(message, &ws);
 	rec_words_spell(kb, &ws);
+	rec_words_names(kb, &ws);
 	if (question(kb, &ws, in)) {
 		if (prev)
 			rec_intent_merge(in, prev, 1);

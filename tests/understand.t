@@ -119,6 +119,34 @@ test_ok 'a word the titles use as much as the tag, or quoted, is left as written
 test_ok 'a tag of two words is found whole: "movies with Tom Hanks" is not Tom Clancy'"'"'s nor Tom Jones' \
 	'ids hanks.db "movies with Tom Hanks" | tr " " "\n" | sort | tr "\n" " " > out &&
 	 test "$(cat out)" = "h1 h2 "'
+# names with a negation or a rule's word in them: the name first
+{ echo id,title,artist,popularity,album,year,genre,valence,energy,tempo,danceability,instrumentalness
+  echo "n1,Don't Stop Believin',Journey,80,Escape,1981,rock,0.5,0.7,119,0.5,0.0"
+  echo "n2,Don't Speak,No Doubt,75,Tragic Kingdom,1995,rock,0.3,0.5,76,0.5,0.0"
+  echo "n3,Never Gonna Give You Up,Rick Astley,70,Whenever,1987,pop,0.9,0.9,113,0.7,0.0"
+  echo "n4,Old Town Road,Lil Nas X,85,7,2019,rap,0.6,0.6,136,0.9,0.0"
+  echo "n5,Best Friend,Saweetie,60,Pretty,2021,rap,0.6,0.7,100,0.8,0.0"
+  echo "n6,Wheel in the Sky,Journey,65,Infinity,1978,rock,0.4,0.7,120,0.5,0.0"; } > negs.csv &&
+	songs negs.db negs.csv || exit 1
+n() { intent negs.db "$@"; }
+test_ok 'a title that begins with a negation is a title: "songs like Don'"'"'t Stop Believin'"'"'"' \
+	'n "songs like Don'"'"'t Stop Believin'"'"'" > out && grep -q "^{\"liked_items\":\[\"n1\"\]" out &&
+	 grep -q "^disliked_items:\[\]" out && grep -q "^disliked_creators:\[\]" out &&
+	 n "songs like don'"'"'t stop believin" | grep -q "^{\"liked_items\":\[\"n1\"\]" &&
+	 n "I love Never Gonna Give You Up" | grep -q "^{\"liked_items\":\[\"n3\"\]"'
+test_ok 'a creator that begins with a negation, and what follows it, are out of its scope' \
+	'n "something like Don'"'"'t Speak by No Doubt" > out && grep -q "^{\"liked_items\":\[\"n2\"\]" out &&
+	 grep -q "^disliked_creators:\[\]" out && grep -q "^disliked_items:\[\]" out'
+test_ok 'a negation before the name still turns it down; one without a name is one' \
+	'n "I don'"'"'t like Don'"'"'t Stop Believin'"'"'" > out && grep -q "^disliked_items:\[\"n1\"\]" out &&
+	 grep -q "^{\"liked_items\":\[\]" out &&
+	 n "not Journey" | grep -q "^disliked_creators:\[\"Journey\"\]" &&
+	 n "don'"'"'t stop believin" | grep -q "^{\"liked_items\":\[\]"'
+test_ok 'a rule'"'"'s word in a name written as one is the name'"'"'s: "Old Town Road" is no era, "Best Friend" no wish for the best' \
+	'n "songs like Old Town Road" > out && grep -q "^{\"liked_items\":\[\"n4\"\]" out &&
+	 grep -q "^constraints:\[\]" out &&
+	 n "Best Friend is my favorite" > out && grep -q "^{\"liked_items\":\[\"n5\"\]" out &&
+	 grep -q "^popularity:0" out'
 # evidence before a name
 test_ok 'an everyday word is no band: "focus" is a need, not Focus' \
 	't "something to focus while coding" > out && ! grep -q "Focus" out &&
