@@ -177,12 +177,27 @@ rec_turn_free(struct rec_turn *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* whether plan p has a source named src ("-s src") */
+static int
+has_source(const struct rec_plan *p, const char *src)
+{
+	size_t i;
+	int a;
+
+	for (i = 0; i < p->nsrc; i++)
+		for (a = 1; a + 1 < p->src[i].argc; a++)
+			if (!strcmp(p->src[i].argv[a], "-s") &&
+			    !strcmp(p->src[i].argv[a + 1], src))
+				return 1;
+	return 0;
+}
+
 void
 rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
     struct rec_buf *mlog)
 {
-	int tries = 0, ncons = in->ncons;
+	int tries = 0, ncons = in->ncons, filled = 0;
 	size_t got = 0, want = (size_t)(in->k < 3 ? in->k : 3);
 	struct rec_cons cons[REC_MAXC];
 
@@ -211,6 +226,20 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		 * twice */
 		if (got >= want || tries == 2 || !in->ncons)
 			break;
+		/* first keep every constraint and fill up with the
+		 * best-known that meet them; a topic too narrow for them
+		 * is no reason to drop what was asked */
+		if (!filled && rec_intent_asks(in)) {
+			struct rec_plan probe = {0};
+			filled = in->fill = 1;
+			rec_plan_make(kb, in, &probe);
+			in->fill = has_source(&probe, "fill");
+			rec_plan_free(&probe);
+			if (in->fill) {
+				rec_plan_free(&t->plan);
+				continue;
+			}
+		}
 		/* never relaxed into nothing to go on */
 		{
 			struct rec_cons keep[REC_MAXC];
@@ -281,6 +310,10 @@ rec_turn_finish(struct rec_kb *kb, const char *msg, struct rec_intent *in,
 		rec_buf_free(&r2);
 		if (t->violated.len)
 			rec_buf_printf(&t->reply, "(%s.)\n", t->violated.data);
+		if (in->fill)
+			rec_buf_adds(&t->reply, "(Little matches every part "
+			    "of it, so the list goes on with the best-known "
+			    "that meet your other conditions.)\n");
 		if (t->said.len)
 			rec_buf_printf(&t->reply, "(%s.)\n", t->said.data);
 		if (!rec_records_count(t->out.data, t->out.len, NULL) &&

@@ -92,6 +92,9 @@ struct rec_intent {
 				 * than those shown too ("a different band") */
 	int fresh;		/* the message says it changes ("instead",
 				 * "something different"): this turn only */
+	int fill;		/* the critic's: the best-known under the
+				 * constraints fill what the topic left
+				 * short; this turn only */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;
 	int popular;		/* 1 popular, 2 the best, -1 not mainstream */

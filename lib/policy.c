@@ -320,7 +320,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
-	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
+	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0,
+	    fill = 0;
 	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
 	int mood = 0, boost = 0, wordtags = 0, era = 0;
@@ -693,6 +694,16 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    (char *)NULL);
 		prior = 1;
 	}
+	/* the critic found the topic short under the constraints ("cult
+	 * classics from the 70s": no 70s film tagged cult): the
+	 * best-known under them fill the list after what matches; a
+	 * category kept to is relaxed first instead */
+	if (in->fill && cond.len && !in->need.n && (!prior || topic.len)) {
+		spread(kb, o.data, NULL, &ord);
+		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
+		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
+		fill = 1;
+	}
 	/* in a catalog without dates, a decade is a tag ("70s"): the
 	 * genre of that decade is preferred too ("a 70's soul playlist"
 	 * is no Beyonce) */
@@ -762,6 +773,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    (meaning || wordtags) && !in->tags.n &&
 			    !in->need.n ? 0.2 :
 			    in->tags.n && !topic.len && !in->need.n ? 0.3 : 1);
+		if (fill)
+			weight(r, "fill", 0.1);
 		if (seedcats.len)
 			weight(r, "seedcats", 0.5);
 		if (earlier)

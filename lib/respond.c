@@ -78,6 +78,7 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 		{ "earlier", "goes with what you liked earlier" },
 		{ "similar", "like the artist you named" },
 		{ "prior", "one of the best-known that fit" },
+		{ "fill", "one of the best-known that fit" },
 		{ "prefer", "in the category you asked for" },
 		{ "seedcats", "in the categories of what you like" },
 		{ "audience", "for the audience you named" },
@@ -102,7 +103,8 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 				break;
 		}
 		if (said[i].src && (best == (size_t)-1 ||
-		    !strcmp(said[best].src, "prior")))
+		    !strcmp(said[best].src, "prior") ||
+		    !strcmp(said[best].src, "fill")))
 			best = i;
 		for (p = q; p < e && (*p == ',' || *p == ' '); p++)
 			;

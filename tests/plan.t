@@ -174,6 +174,20 @@ test_ok 'the critic relaxes an impossible constraint and says so' \
 	'echo "rock over 300 bpm" | rec-chat > out &&
 	 grep -q "\"relaxed\":\"'"'"'over 300 BPM'"'"' (rec-sql (-w ..tempo.. > 300 AND .*) kept none of 3)\"" out &&
 	 grep -q "\"emptied\":\"rec-sql (-w ..tempo.. > 300 AND .*) kept none of 3\"" out && grep -q "I relaxed" out'
+# a tag no film of the decade has: the decade is kept, the list goes on
+# with its best-known (c1, c2 are the only cult films, of the 90s)
+{ echo id,title,year,popularity,genres,tags
+  echo "c1,Cult One,1995,5,Comedy,cult|night"; echo "c2,Cult Two,1998,4,Drama,cult|drama"
+  echo "s1,Seventies A,1975,9,Drama,road"; echo "s2,Seventies B,1977,8,Drama,"
+  echo "s3,Seventies C,1979,7,War,"
+  for i in $(seq 1 40); do echo "o$i,Other $i,$((1980 + i % 40)),3,Drama,"; done; } > cult.csv &&
+	rec-import -d cult.db items -i id -r title=title -r popularity=popularity -S genres='|' \
+	-S tags='|' -t year=integer -r year=date cult.csv > /dev/null && rec-bm25 -d cult.db --index || exit 1
+test_ok 'a topic short under a constraint: the constraint is kept, the best-known that meet it follow' \
+	'echo "cult films from the 70s" | rec-chat -d cult.db > out &&
+	 test "$(grep -o "\"id\":\"[a-z0-9]*\"" out | cut -d\" -f4 | tr "\n" " ")" = "s1 s2 s3 " &&
+	 grep -q "\"relaxed\":\"\"" out && grep -q "Little matches every part of it" out &&
+	 grep -q "rec-sql -a -s fill .*-w .*year.* >= 1970 AND .*year.* <= 1979" out'
 test_ok 'the critic reads the trace: where the list emptied' \
 	'echo "{\"dislike\":{\"creators\":[\"Beyoncé\"]}}" > nob.json &&
 	 echo "songs by beyonce" | rec-chat -P nob.json > out &&
