@@ -306,6 +306,34 @@ fold_args(int argc, sqlite3_value **argv, struct rec_buf *want, size_t *nw)
 	return woff;
 }
 
+/* s as a JSON list into *o (pk holds it); 0 when it is none */
+static int
+as_list(const char *s, struct rec_buf *pk, msgpack_zone *zone,
+    msgpack_object *o)
+{
+	struct rec_buf err = {0};
+	size_t off = 0;
+	int ok = s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), pk, NULL,
+	    &err) && msgpack_unpack(pk->data, pk->len, &off, zone, o) ==
+	    MSGPACK_UNPACK_SUCCESS && o->type == MSGPACK_OBJECT_ARRAY;
+
+	rec_buf_free(&err);
+	return ok;
+}
+
+/* element i of list o folded into got; 0 when it is no string */
+static int
+fold_element(const msgpack_object *o, uint32_t i, struct rec_buf *got)
+{
+	const msgpack_object *e = &o->via.array.ptr[i];
+
+	if (e->type != MSGPACK_OBJECT_STR)
+		return 0;
+	rec_buf_reset(got);
+	rec_norm(got, e->via.str.ptr, e->via.str.size);
+	return 1;
+}
+
 /* has(list, value, ...): folded membership of any of the values in a
  * JSON array of strings (the position of the first held, from 1), or
  * folded equality with a plain string (1); 0 for none.  The list is
@@ -313,12 +341,12 @@ fold_args(int argc, sqlite3_value **argv, struct rec_buf *want, size_t *nw)
 static void
 fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct rec_buf want = {0}, got = {0}, pk = {0}, err = {0};
+	struct rec_buf want = {0}, got = {0}, pk = {0};
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
 	size_t *woff, nw = 0;
 	msgpack_zone zone;
 	msgpack_object o;
-	size_t off = 0, k;
+	size_t k;
 	uint32_t i;
 	int found = 0;
 
@@ -344,15 +372,10 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	msgpack_zone_init(&zone, 1024);
 	if (!nw)
 		;
-	else if (s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), &pk, NULL,
-	    &err) && msgpack_unpack(pk.data, pk.len, &off, &zone, &o) ==
-	    MSGPACK_UNPACK_SUCCESS && o.type == MSGPACK_OBJECT_ARRAY) {
+	else if (as_list(s, &pk, &zone, &o)) {
 		for (i = 0; i < o.via.array.size && !found; i++) {
-			const msgpack_object *e = &o.via.array.ptr[i];
-			if (e->type != MSGPACK_OBJECT_STR)
+			if (!fold_element(&o, i, &got))
 				continue;
-			rec_buf_reset(&got);
-			rec_norm(&got, e->via.str.ptr, e->via.str.size);
 			for (k = 0; k < nw && !found; k++)
 				if (!strcmp(got.data ? got.data : "",
 				    want.data + woff[k]))
@@ -371,7 +394,6 @@ fn_has(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&want);
 	rec_buf_free(&got);
 	rec_buf_free(&pk);
-	rec_buf_free(&err);
 }
 
 /* folded text t holds folded phrase ph at word boundaries */
@@ -390,10 +412,9 @@ words_in(const char *t, const char *ph)
 int
 rec_has_phrase(const char *s, const char *phrase)
 {
-	struct rec_buf got = {0}, pk = {0}, err = {0};
+	struct rec_buf got = {0}, pk = {0};
 	msgpack_zone zone;
 	msgpack_object o;
-	size_t off = 0;
 	uint32_t i;
 	int found;
 
@@ -404,23 +425,13 @@ rec_has_phrase(const char *s, const char *phrase)
 	msgpack_zone_init(&zone, 1024);
 	/* in a list, the words of one element: "classic rock" and "soul"
 	 * do not make "rock soul" */
-	if (found && s[0] == '[' && !rec_json_to_msgpack(s, strlen(s), &pk,
-	    NULL, &err) && msgpack_unpack(pk.data, pk.len, &off, &zone, &o) ==
-	    MSGPACK_UNPACK_SUCCESS && o.type == MSGPACK_OBJECT_ARRAY) {
-		found = 0;
-		for (i = 0; i < o.via.array.size && !found; i++) {
-			const msgpack_object *e = &o.via.array.ptr[i];
-			if (e->type != MSGPACK_OBJECT_STR)
-				continue;
-			rec_buf_reset(&got);
-			rec_norm(&got, e->via.str.ptr, e->via.str.size);
-			found = words_in(got.data ? got.data : "", phrase);
-		}
-	}
+	if (found && as_list(s, &pk, &zone, &o))
+		for (found = 0, i = 0; i < o.via.array.size && !found; i++)
+			found = fold_element(&o, i, &got) && words_in(got.data ?
+			    got.data : "", phrase);
 	msgpack_zone_destroy(&zone);
 	rec_buf_free(&got);
 	rec_buf_free(&pk);
-	rec_buf_free(&err);
 	return found;
 }
 
