@@ -438,18 +438,33 @@ note_need(struct need_span *sp, size_t *nsp, const struct rec_intent *in,
 	}
 }
 
-/* a tag value in the plural ("ballads", "power ballads", "melodies")
- * for the catalog's singular: g becomes it; 0 when it has none */
+/* whether word i names what is asked for as a subject ("zombie
+ * movies"); not songs or music, which "up beat music" and "the
+ * original song" also go before */
 static int
-singular_tag(const struct rec_kb *kb, struct rec_buf *g)
+count_word(const struct rec_words *ws, size_t i)
+{
+	static const char *const l[] = { "movies", "movie", "films", "film",
+	    "flicks", "shows", "series", "books", NULL };
+
+	return i < ws->n && rec_words_listed(l, ws->w[i]);
+}
+
+/* a tag value in the plural ("ballads", "power ballads", "melodies")
+ * for the catalog's singular, or with plural, in the singular before
+ * what is asked for ("zombie movies") for its plural: g becomes it; 0
+ * when it has none.  Not any singular: "a salsa beat" is not the tag
+ * "beats", nor "Bird Box" "birds". */
+static int
+singular_tag(const struct rec_kb *kb, struct rec_buf *g, int plural)
 {
 	static const char *const end[][2] = { { "ies", "y" }, { "s", "" },
-	    { NULL, NULL } };
+	    { "y", "ies" }, { "", "s" }, { NULL, NULL } };
 	struct rec_buf t = {0};
 	size_t k, l;
 	int found = 0;
 
-	for (k = 0; end[k][0] && !found; k++) {
+	for (k = 0; end[k][0] && !found && (k < 2 || plural); k++) {
 		l = strlen(end[k][0]);
 		if (g->len < l + 4 || strcmp(g->data + g->len - l, end[k][0]))
 			continue;
@@ -483,7 +498,8 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			    g.data[0]))))
 				continue;
 			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
-			    !singular_tag(kb, &g) && (n > 1 ||
+			    !singular_tag(kb, &g, count_word(ws, i + n)) &&
+			    (n > 1 ||
 			    !rec_kb_tag_stem(kb, ws->w[i], &g)))
 				continue;
 			before = in->need.n;

@@ -561,6 +561,13 @@ test_ok 'a tag value said in the plural is the catalog'"'"'s singular: "some bal
 	 rec-import -d bal.db items -r title=title -r artist=creator -l genre bal.csv &&
 	 intent bal.db "some ballads please" | grep -q "^tags:\[\"genre:ballad\"\]" &&
 	 intent bal.db "some ballads please" | grep -q "^words:\[\]"'
+# (not a misspelling put right: "zombie" is a word of the tag "rob zombie")
+test_ok 'and said in the singular, the catalog'"'"'s plural: "zombie movies"' \
+	'printf "%s\n" id,title,artist,genre "z1,Night,Romero,zombies" "z2,Day,Other,drama" \
+	 "z3,Corpses,Rob,rob zombie" > zom.csv &&
+	 rec-import -d zom.db items -r title=title -r artist=creator -l genre zom.csv &&
+	 intent zom.db "some zombie movies" | grep -q "^tags:\[\"genre:zombies\"\]" &&
+	 intent zom.db "some zombie movies" | grep -q "^words:\[\]"'
 
 test_ok 'without a tempo column, "faster" and "up-tempo" mean energetic, "slower" calm' \
 	'printf "%s\n" id,title,artist,genre "e1,Loud,Band,energetic" "c1,Soft,Duo,calm" > pace.csv &&
