@@ -25,10 +25,11 @@ const struct rec_concept rec_concepts[] = {
 	  "sad|sadder|sadness|melancholic|melancholy|gloomy|depressing|"
 	  "depressed|"
 	  "heartbreak|heartbroken|feeling blue|feeling down|cry|crying|"
+	  "heartache|broken heart|breakup|breaking up|broke up|"
 	  "triste|tristes|tristeza|melancolico|melancolica|traurig|trist|"
 	  "tristesse|melancolique|deprime|deprimido|deprimida",
 	  "sad|melancholic|melancholy|depressing|heartbreak|emotional|"
-	  "melancholia|sad songs", NULL, NULL, 0,
+	  "melancholia|sad songs|breakup|break up|heartache", NULL, NULL, 0,
 	  { N("valence", "<=", 0.35), NONE, NONE } },
 	{ "happy", REC_FACET_MOOD,
 	  "happy|happier|happiness|cheerful|cheerier|joyful|joy|positive|"

@@ -438,6 +438,23 @@ note_need(struct need_span *sp, size_t *nsp, const struct rec_intent *in,
 	}
 }
 
+/* whether word i is what a film, a song or a show is about ("movies
+ * about music", "a song about the summer"); not "how about one" nor
+ * "talking about a song" */
+static int
+about(const struct rec_words *ws, size_t i)
+{
+	static const char *const what[] = { "movie", "movies", "film",
+	    "films", "documentary", "documentaries", "show", "shows",
+	    "series", "book", "books", "song", "songs", "playlist", "album",
+	    "something", NULL };
+	size_t a = i > 0 && at(ws, i - 1, "about") ? i - 1 : i > 1 &&
+	    at(ws, i - 2, "about") && (at(ws, i - 1, "the") || at(ws, i - 1,
+	    "a")) ? i - 2 : 0;
+
+	return a > 0 && rec_words_listed(what, ws->w[a - 1]);
+}
+
 /* whether word i names what is asked for as a subject ("zombie
  * movies"); not songs or music, which "up beat music" and "the
  * original song" also go before */
@@ -493,9 +510,11 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 
 	for (n = from; n >= to && n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
+			/* a filler word is one after "about" ("documentaries
+			 * about music") */
 			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 3 ||
-			    rec_lex_filler(g.data) || isdigit((unsigned char)
-			    g.data[0]))))
+			    (rec_lex_filler(g.data) && !about(ws, i)) ||
+			    isdigit((unsigned char)g.data[0]))))
 				continue;
 			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
 			    !singular_tag(kb, &g, count_word(ws, i + n)) &&

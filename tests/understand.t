@@ -561,6 +561,20 @@ test_ok 'a tag value said in the plural is the catalog'"'"'s singular: "some bal
 	 rec-import -d bal.db items -r title=title -r artist=creator -l genre bal.csv &&
 	 intent bal.db "some ballads please" | grep -q "^tags:\[\"genre:ballad\"\]" &&
 	 intent bal.db "some ballads please" | grep -q "^words:\[\]"'
+test_ok 'a filler word after "about" is the subject: "a movie about music"' \
+	'printf "%s\n" id,title,artist,genre "m1,Opus,Holland,music" "m2,Day,Other,drama" "m3,Rock On,Band,rock" > abt.csv &&
+	 rec-import -d abt.db items -r title=title -r artist=creator -l genre abt.csv &&
+	 intent abt.db "a movie about music" | grep -q "^tags:\[\"genre:music\"\]" &&
+	 intent abt.db "a film about the music" | grep -q "^tags:\[\"genre:music\"\]" &&
+	 ! intent abt.db "some rock music" | grep -q "genre:music"'
+test_ok '"that aren'"'"'t", "which weren'"'"'t" turn down what follows' \
+	't "songs that aren'"'"'t sad" | grep -q "^concepts:\[\"not:sad\"\]" &&
+	 t "rock songs that aren'"'"'t by Queen" | grep -q "^disliked_creators:\[\"Queen\"\]" &&
+	 t "some songs which weren'"'"'t sad" | grep -q "^concepts:\[\"not:sad\"\]"'
+test_ok 'a breakup is sad: "songs for after a breakup", "I just broke up with her"' \
+	't "songs for after a breakup" | grep -q "^concepts:\[\"sad\"\]" &&
+	 t "I just broke up with her, play something" | grep -q "^concepts:\[\"sad\"\]" &&
+	 ! t "something to break up the day" | grep -q "\"sad\""'
 # (not a misspelling put right: "zombie" is a word of the tag "rob zombie")
 test_ok 'and said in the singular, the catalog'"'"'s plural: "zombie movies"' \
 	'printf "%s\n" id,title,artist,genre "z1,Night,Romero,zombies" "z2,Day,Other,drama" \
