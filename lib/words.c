@@ -97,6 +97,19 @@ negative(const char *w)
 	return rec_lex_negation(w);
 }
 
+/* "movies that aren't Marvel", "songs which weren't hits": a verb made
+ * negative after "that", "which" or "who" says what is not wanted */
+static int
+relative_not(const struct rec_words *ws, const char *tok)
+{
+	static const char *const be[] = { "isnt", "arent", "wasnt", "werent",
+	    NULL };
+
+	return ws->n && rec_words_listed(be, tok) && (!strcmp(ws->w[ws->n -
+	    1], "that") || !strcmp(ws->w[ws->n - 1], "which") ||
+	    !strcmp(ws->w[ws->n - 1], "who"));
+}
+
 /* "no" saying what is missing: "there is no X", "there's no X", "is
  * there no X": a wish for X, not a dislike (the word before is in ws) */
 static int
@@ -174,6 +187,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		const char *q;
 		size_t len, qn;
 		char *tok, *save = NULL;
+		const char *word;
 		int cap, minus, decade;
 
 		if (is_sep(p)) {
@@ -239,7 +253,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			else if (rec_lex_negation(tok) && (absence(ws, tok,
 			    clause) || (cneg == clause + 1 && without(tok))))
 				neg = -1;
-			else if (rec_lex_negation(tok))
+			else if (rec_lex_negation(tok) || relative_not(ws, tok))
 				neg = 5;	/* the negation and four words */
 			/* "not really a big fan of X", "not X or Y": the
 			 * scope goes on */
@@ -261,8 +275,11 @@ rec_words_of(const char *msg, struct rec_words *ws)
 				neg = 0;
 			if (neg > 0 || negative(tok))
 				cneg = clause + 1;
-			push(ws, tok, strlen(tok), cap, quoted, neg > 0, clause);
-			if (rec_lex_negation(tok))
+			/* "that aren't" as "that not" */
+			word = relative_not(ws, tok) ? "not" : tok;
+			push(ws, word, strlen(word), cap, quoted, neg > 0,
+			    clause);
+			if (rec_lex_negation(word))
 				ws->used[ws->n - 1] = 1;
 			if (neg)
 				neg = neg < 0 ? 0 : neg - 1;
