@@ -281,6 +281,10 @@ void rec_words_names(struct rec_kb *kb, struct rec_words *ws);
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
     const char *const *ph);
+/* tagwords.c: the words of a list of "facet:word" entries for a tag
+ * search, into w (see there) */
+void rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
+    const struct rec_strs *s, struct rec_buf *w);
 /* Links the unused words of ws to the catalog: names (creators, titles,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */

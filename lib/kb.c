@@ -467,6 +467,21 @@ rec_kb_load(const char *catalog)
 		sqlite3_reset(st);
 		rec_buf_reset(&sql);
 	}
+	/* a mean weight that never varies (plays counted as 1: implicit
+	 * feedback) is no rating: "the best" ranked by it put a
+	 * creator's least played first */
+	if (kb->c_rating) {
+		rec_buf_printf(&sql, "SELECT min(\"%s\") < max(\"%s\") FROM "
+		    "items", kb->c_rating, kb->c_rating);
+		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
+		if (!rec_catalog_step(kb->cat, st, LOADING) ||
+		    !sqlite3_column_int(st, 0)) {
+			free(kb->c_rating);
+			kb->c_rating = NULL;
+		}
+		sqlite3_reset(st);
+		rec_buf_reset(&sql);
+	}
 	/* whose popularity it is: the creator's when a creator's items,
 	 * in a sample of the first 4000 with one, never differ in it */
 	if (kb->c_pop && kb->c_creator) {

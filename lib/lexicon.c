@@ -22,7 +22,8 @@
 const struct rec_concept rec_concepts[] = {
 	/* moods */
 	{ "sad", REC_FACET_MOOD,
-	  "sad|sadder|sadness|melancholic|melancholy|gloomy|depressing|"
+	  "sad|sadder|saddest|sadness|melancholic|melancholy|gloomy|"
+	  "depressing|"
 	  "depressed|"
 	  "heartbreak|heartbroken|feeling blue|feeling down|cry|crying|"
 	  "heartache|broken heart|breakup|breaking up|broke up|"
@@ -32,7 +33,8 @@ const struct rec_concept rec_concepts[] = {
 	  "melancholia|sad songs|breakup|break up|heartache", NULL, NULL, 0,
 	  { N("valence", "<=", 0.35), NONE, NONE } },
 	{ "happy", REC_FACET_MOOD,
-	  "happy|happier|happiness|cheerful|cheerier|joyful|joy|positive|"
+	  "happy|happier|happiest|happiness|cheerful|cheerier|joyful|joy|"
+	  "positive|"
 	  "good mood|more upbeat|"
 	  "lift my mood|cheer me up|alegre|alegres|feliz|felices|felicidad|"
 	  "heureux|heureuse|joyeux|joyeuse|gai|frohlich|glucklich|"

@@ -97,84 +97,6 @@ need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
 	}
 }
 
-/* whether word w[0..n) is a tag of a tenth of the items or more that
- * neither a tag of s nor a concept in force names */
-static int
-broad_tag(const struct rec_kb *kb, const struct rec_intent *in,
-    const struct rec_strs *s, const char *w, size_t n)
-{
-	size_t i;
-
-	if (!rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, n), 10))
-		return 0;
-	for (i = 0; i < s->n; i++) {
-		const char *v = rec_facet_split(s->v[i], NULL);
-		if (strlen(v) == n && !memcmp(v, w, n))
-			return 0;
-	}
-	for (i = 0; i < in->concepts.n; i++)
-		if (strlen(in->concepts.v[i]) == n &&
-		    !memcmp(in->concepts.v[i], w, n))
-			return 0;
-	return 1;
-}
-
-/* whether w holds the word p[0..n) */
-static int
-has_word(const struct rec_buf *w, const char *p, size_t n)
-{
-	const char *q;
-
-	for (q = w->len ? w->data : ""; *q; q += strcspn(q, " "), q += !!*q)
-		if (strcspn(q, " ") == n && !memcmp(q, p, n))
-			return 1;
-	return 0;
-}
-
-/* the tag words of a list of "facet:word" entries, into w.  With kb, a
- * tag of several words that the catalog has whole is a phrase ("classic
- * country" in double quotes for rec-bm25: its words apart found
- * "classic rock" for country, and "Tom" of "Tom Hanks" Tom Jones), after
- * the words; the first entry (the request's own) keeps its words as well
- * when others follow.  Of a longer entry after the
- * first, a tag of a tenth of the items or more is not searched whole
- * ("classic rock" for oldies), and a word that is a broad tag ("rock"
- * of "christian rock", "pop" of "afro pop") is left out: alone it
- * matched the catalog's most popular rock for "gospel" */
-static void
-words_of_list(const struct rec_kb *kb, const struct rec_intent *in,
-    const struct rec_strs *s, struct rec_buf *w)
-{
-	struct rec_buf ph = {0};
-	size_t i, n;
-
-	for (i = 0; i < s->n; i++) {
-		const char *v = rec_facet_split(s->v[i], NULL), *p;
-		size_t t = kb && strchr(v, ' ') ? rec_hash_get(&kb->tag, v,
-		    strlen(v)) : (size_t)-1;
-		if (t != (size_t)-1 && (!i || !rec_kb_tag_on(kb, t, 10))) {
-			if (!ph.data || !strstr(ph.data, v))
-				rec_buf_printf(&ph, "%s\"%s\"", ph.len ?
-				    " " : "", v);
-			/* the request's own beside others: its words too */
-			if (!i && s->n > 1 && (!w->data || !strstr(w->data,
-			    v)))
-				rec_buf_printf(w, "%s%s", w->len ? " " : "",
-				    v);
-		} else if (kb && i && strchr(v, ' ')) {
-			for (p = v; *p; p += n + !!p[n])
-				if ((n = strcspn(p, " ")) && !broad_tag(kb, in,
-				    s, p, n) && !has_word(w, p, n))
-					rec_buf_printf(w, "%s%.*s", w->len ?
-					    " " : "", (int)n, p);
-		} else if (!w->data || !strstr(w->data, v))
-			rec_buf_printf(w, "%s%s", w->len ? " " : "", v);
-	}
-	if (ph.len)
-		rec_buf_printf(w, "%s%s", w->len ? " " : "", ph.data);
-	rec_buf_free(&ph);
-}
-
 /* a rec-bm25 stage over every tags column */
 static void
 tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
@@ -536,13 +458,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    &g : &m, in->tags.v[i]);
 		}
 		rec_buf_reset(&w);
-		words_of_list(kb, in, &g, &w);
+		rec_tag_words(kb, in, &g, &w);
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "topic", "300", w.data);
 			genre = 1;
 		}
 		rec_buf_reset(&w);
-		words_of_list(kb, in, &m, &w);
+		rec_tag_words(kb, in, &m, &w);
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "mood", "300", w.data);
 			mood = 1;
@@ -552,7 +474,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	if (in->themes.n && kb->has_bm25 && kb->c_title) {
 		rec_buf_reset(&w);
-		words_of_list(NULL, in, &in->themes, &w);
+		rec_tag_words(NULL, in, &in->themes, &w);
 		stage(&p->src, &p->nsrc, "rec-bm25", "-e", "-s", "theme", "-f",
 		    kb->c_title, "-k", "100", (char *)NULL);
 		/* a theme of words: all of them in the title */
@@ -565,7 +487,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (in->words.n && (kb->enc_space || (kb->text_space &&
 	    rec_llm_enabled()))) {
 		rec_buf_reset(&w);
-		words_of_list(NULL, in, &in->words, &w);
+		rec_tag_words(NULL, in, &in->words, &w);
 		stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s", "meaning", "-S",
 		    kb->text_space && rec_llm_enabled() ? kb->text_space :
 		    kb->enc_space, "-k", "200", "-t", w.data, (char *)NULL);
@@ -575,7 +497,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * ("Kubrick" in "Stanley Kubrick") that no whole value matched */
 	if (in->words.n && kb->has_bm25 && kb->nc_tags) {
 		rec_buf_reset(&w);
-		words_of_list(NULL, in, &in->words, &w);
+		rec_tag_words(NULL, in, &in->words, &w);
 		tag_stage(kb, p, "words", "200", w.data);
 		wordtags = 1;
 	}

@@ -364,6 +364,30 @@ test_ok 'releases weigh where the popularity is the creator'"'"'s, not where it 
 	 rec-plan -d pi.db "the most popular rock songs" > out && grep -q "rec-rank .* -b " out &&
 	 ! grep -q "item.\"releases\"" out'
 
+# plays counted as 1 (implicit feedback) are no rating: "the best" of
+# a creator is their best-known, not the least played first
+{ echo id,title,artist,popularity,genre
+  for i in $(seq 1 150); do echo "q$i,Song $i,Queen,$((i * 2 / 3)),rock"; done; } > best.csv &&
+	{ echo user,item; for i in $(seq 1 150); do echo "u$i,q$i"; done; } > bestp.csv &&
+	rec-import -d best.db items -r title=title -r artist=creator -r popularity=popularity \
+	-l genre best.csv > /dev/null && rec-import -d best.db interactions -u user -i item \
+	bestp.csv > /dev/null || exit 1
+test_ok 'a mean weight that never varies is no rating: "the best of Queen" is their best-known' \
+	'echo "the best of Queen" | rec-chat -d best.db > out &&
+	 test "$(grep -o "\"id\":\"q[0-9]*\"" out | head -1)" = "\"id\":\"q150\"" &&
+	 ! grep -q "mean_weight" out'
+
+# "songs" of the sad mood's tag "sad songs" is not searched alone: it
+# matched every playlist named "... Songs"
+{ echo id,title,artist,genre; echo "a1,One,X,sad"; echo "a2,Two,Y,songs"
+  for i in $(seq 1 12); do echo "r$i,Rock $i,Band $i,rock"; done; } > sg.csv &&
+	rec-import -d sg.db items -r title=title -r artist=creator -l genre sg.csv > /dev/null &&
+	rec-bm25 -d sg.db --index || exit 1
+test_ok 'a word naming the kind of thing in a longer tag is not searched alone; "saddest" is sad' \
+	'rec-plan -d sg.db "some melancholy music" > out && grep -q "rec-bm25 -e -s mood .* -- sad <" out &&
+	 REC_DB=sg.db sh -c "$(cat out)" > res && ! grep -q "\"id\":\"a2\"" res &&
+	 rec-plan -j -d sg.db "the saddest songs" | grep -q "\"concepts\":\[\"sad\"\]"'
+
 # a concept's tags after the first: one the catalog has whole is a
 # phrase ("christian rock", not any rock song for "gospel"); one it has
 # not is searched as words, and a word of it that is itself a tag of a
