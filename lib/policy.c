@@ -619,8 +619,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* the critic found the topic short under the constraints ("cult
 	 * classics from the 70s": no 70s film tagged cult): the
 	 * best-known under them fill the list after what matches; a
-	 * category kept to is relaxed first instead */
-	if (in->fill && cond.len && !in->need.n && (!prior || topic.len)) {
+	 * category kept to, or creators asked for ("90s songs by
+	 * Madonna": hers from any decade), are relaxed first instead */
+	if (in->fill && cond.len && !in->need.n && !by && (!prior ||
+	    topic.len)) {
 		spread(kb, o.data, NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
 		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
@@ -674,6 +676,15 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 	if (seedcats.len)
 		cats_stage(kb, p, "seedcats", &cond, seedcats.data, o.data);
+	/* "sad songs by Adele": Adele's sad songs, not others' after
+	 * them (from the mood's stream); a mood's measure narrows what
+	 * was asked for */
+	for (i = 0; by && p->nsrc > 1 && (int)i < in->ncons; i++)
+		if (in->cons[i].facet != REC_FACET_ERA) {
+			rec_buf_adds(&cond, " AND ");
+			names_sql(kb, &in->liked_creators, &cond);
+			break;
+		}
 	if (cond.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", cond.data,
 		    (char *)NULL);

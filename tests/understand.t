@@ -119,6 +119,21 @@ test_ok 'a word the titles use as much as the tag, or quoted, is left as written
 test_ok 'a tag of two words is found whole: "movies with Tom Hanks" is not Tom Clancy'"'"'s nor Tom Jones' \
 	'ids hanks.db "movies with Tom Hanks" | tr " " "\n" | sort | tr "\n" " " > out &&
 	 test "$(cat out)" = "h1 h2 "'
+# creators asked for with a mood or an era: theirs only (others' songs
+# tagged sad, sadder still, are not shown for "sad songs by Blue Days")
+{ echo id,title,artist,popularity,album,year,genre,valence,energy,tempo,danceability,instrumentalness
+  echo "b1,Tears,Blue Days,62,Rain,1995,sad,0.1,0.3,70,0.3,0.0"
+  echo "b2,Lonely Night,Blue Days,58,Rain,1996,sad,0.15,0.25,68,0.35,0.0"
+  echo "b3,Grey Sky,Blue Days,55,Rain,1998,sad,0.2,0.3,72,0.3,0.0"
+  echo "b4,Sunny,Blue Days,50,Rain,1997,pop,0.9,0.7,120,0.7,0.0"
+  for i in 1 2 3 4 5 6; do echo "o$i,Weep $i,Other $i,80,Grey,2001,sad,0.05,0.2,60,0.2,0.0"; done
+  for i in 1 2 3 4 5 6; do echo "p$i,Joy $i,Band $i,70,Up,2002,pop,0.9,0.8,125,0.8,0.0"; done; } > blue.csv &&
+	songs blue.db blue.csv || exit 1
+test_ok '"sad songs by Blue Days" are Blue Days'"'"' only; "90s songs by Queen" Queen'"'"'s of any decade' \
+	'ids blue.db "sad songs by Blue Days" > out && test -n "$(cat out)" &&
+	 for i in $(cat out); do case $i in b1|b2|b3|b4) ;; *) exit 1;; esac; done &&
+	 ids tunes.db "90s songs by Queen" > out && test -n "$(cat out)" &&
+	 for i in $(cat out); do case $i in t04|t13) ;; *) exit 1;; esac; done'
 # names with a negation or a rule's word in them: the name first
 { echo id,title,artist,popularity,album,year,genre,valence,energy,tempo,danceability,instrumentalness
   echo "n1,Don't Stop Believin',Journey,80,Escape,1981,rock,0.5,0.7,119,0.5,0.0"
