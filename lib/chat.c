@@ -246,6 +246,10 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 			int nkeep = in->ncons;
 			size_t nlen = t->notes.len;
 			memcpy(keep, in->cons, sizeof keep);
+			/* a mood relaxed beside creators asked for: still
+			 * theirs only */
+			in->mood_relaxed |= in->ncons > 0 &&
+			    in->cons[in->ncons - 1].facet != REC_FACET_ERA;
 			if (!rec_intent_relax(in, &t->notes))
 				break;
 			if (!rec_intent_goes(in)) {

@@ -92,6 +92,8 @@ struct rec_intent {
 				 * than those shown too ("a different band") */
 	int fresh;		/* the message says it changes ("instead",
 				 * "something different"): this turn only */
+	int mood_relaxed;	/* the critic's: a mood's measure was
+				 * relaxed; this turn only */
 	int fill;		/* the critic's: the best-known under the
 				 * constraints fill what the topic left
 				 * short; this turn only */

@@ -679,9 +679,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* "sad songs by Adele": Adele's sad songs, not others' after
 	 * them (from the mood's stream); a mood's measure narrows what
 	 * was asked for */
-	for (i = 0; by && p->nsrc > 1 && (int)i < in->ncons; i++)
-		if (in->cons[i].facet != REC_FACET_ERA) {
-			rec_buf_adds(&cond, " AND ");
+	for (i = 0; by && p->nsrc > 1 && (int)i <= in->ncons; i++)
+		if (i == (size_t)in->ncons ? in->mood_relaxed :
+		    in->cons[i].facet != REC_FACET_ERA) {
+			rec_buf_adds(&cond, cond.len ? " AND " : "");
 			names_sql(kb, &in->liked_creators, &cond);
 			break;
 		}
