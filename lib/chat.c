@@ -177,21 +177,6 @@ rec_turn_free(struct rec_turn *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* whether plan p has a source named src ("-s src") */
-static int
-has_source(const struct rec_plan *p, const char *src)
-{
-	size_t i;
-	int a;
-
-	for (i = 0; i < p->nsrc; i++)
-		for (a = 1; a + 1 < p->src[i].argc; a++)
-			if (!strcmp(p->src[i].argv[a], "-s") &&
-			    !strcmp(p->src[i].argv[a + 1], src))
-				return 1;
-	return 0;
-}
-
 void
 rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     const char *msg, struct rec_intent *in, int respond, struct rec_turn *t,
@@ -233,7 +218,7 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 			struct rec_plan probe = {0};
 			filled = in->fill = 1;
 			rec_plan_make(kb, in, &probe);
-			in->fill = has_source(&probe, "fill");
+			in->fill = probe.fill;
 			rec_plan_free(&probe);
 			if (in->fill) {
 				rec_plan_free(&t->plan);

@@ -273,12 +273,12 @@ int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
  * clause */
 int rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
     struct rec_buf *g);
-/* Marks the words of whole titles and creators written as names (in
- * capitals or quotes, short words aside: "No Country for Old Men"), which
- * the rules leave to the linker ("old" is no era there).  One that
- * begins with a negation ("Don't Stop Believin'", "No Doubt"), written
- * so or after a cue ("like", "called"), is out of the negation's scope
- * (an earlier negation's stays). */
+/* evidence.c: marks the words of whole titles and creators written as
+ * names (in capitals or quotes, short words aside: "No Country for Old
+ * Men"), which the rules leave to the linker ("old" is no era there).
+ * One that begins with a negation ("Don't Stop Believin'", "No Doubt"),
+ * written so or after a cue (rec_link_cued), is out of the negation's
+ * scope (an earlier negation's stays). */
 void rec_words_names(struct rec_kb *kb, struct rec_words *ws);
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
@@ -492,6 +492,8 @@ struct rec_plan {
 	struct rec_stage *filt;	/* then each in turn */
 	size_t nfilt;
 	char *ask;		/* a question back instead of a plan */
+	int fill;		/* it fills up with the best-known under the
+				 * constraints (rec_intent's fill) */
 };
 
 void rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,

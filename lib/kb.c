@@ -467,12 +467,13 @@ rec_kb_load(const char *catalog)
 		sqlite3_reset(st);
 		rec_buf_reset(&sql);
 	}
-	/* a mean weight that never varies (plays counted as 1: implicit
-	 * feedback) is no rating: "the best" ranked by it put a
-	 * creator's least played first */
+	/* a mean weight that never varies in a sample of 4000 (plays
+	 * counted as 1: implicit feedback) is no rating: "the best"
+	 * ranked by it put a creator's least played first */
 	if (kb->c_rating) {
-		rec_buf_printf(&sql, "SELECT min(\"%s\") < max(\"%s\") FROM "
-		    "items", kb->c_rating, kb->c_rating);
+		rec_buf_printf(&sql, "SELECT min(r) < max(r) FROM (SELECT "
+		    "\"%s\" r FROM items WHERE \"%s\" IS NOT NULL LIMIT 4000)",
+		    kb->c_rating, kb->c_rating);
 		st = rec_catalog_prepare(kb->cat, sql.data, LOADING);
 		if (!rec_catalog_step(kb->cat, st, LOADING) ||
 		    !sqlite3_column_int(st, 0)) {

@@ -242,11 +242,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
-	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0,
-	    fill = 0;
+	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
-	int mood = 0, boost = 0, wordtags = 0, era = 0;
+	int mood = 0, boost = 0, wordtags = 0, era = 0, measured;
 	int sources;
 	size_t by_at;
 	struct rec_stage st;
@@ -626,7 +625,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		spread(kb, o.data, NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
 		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
-		fill = 1;
+		p->fill = 1;
 	}
 	/* in a catalog without dates, a decade is a tag ("70s"): the
 	 * genre of that decade is preferred too ("a 70's soul playlist"
@@ -679,13 +678,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* "sad songs by Adele": Adele's sad songs, not others' after
 	 * them (from the mood's stream); a mood's measure narrows what
 	 * was asked for */
-	for (i = 0; by && p->nsrc > 1 && (int)i <= in->ncons; i++)
-		if (i == (size_t)in->ncons ? in->mood_relaxed :
-		    in->cons[i].facet != REC_FACET_ERA) {
-			rec_buf_adds(&cond, cond.len ? " AND " : "");
-			names_sql(kb, &in->liked_creators, &cond);
-			break;
-		}
+	for (measured = in->mood_relaxed, i = 0; (int)i < in->ncons; i++)
+		measured |= in->cons[i].facet != REC_FACET_ERA;
+	if (by && p->nsrc > 1 && measured) {
+		rec_buf_adds(&cond, cond.len ? " AND " : "");
+		names_sql(kb, &in->liked_creators, &cond);
+	}
 	if (cond.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", cond.data,
 		    (char *)NULL);
@@ -707,7 +705,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			    (meaning || wordtags) && !in->tags.n &&
 			    !in->need.n ? 0.2 :
 			    in->tags.n && !topic.len && !in->need.n ? 0.3 : 1);
-		if (fill)
+		if (p->fill)
 			weight(r, "fill", 0.1);
 		if (seedcats.len)
 			weight(r, "seedcats", 0.5);

@@ -378,63 +378,6 @@ rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
 	return 1;
 }
 
-/* words after which a name is meant: "songs like X", "one called X" */
-static const char *const name_cue[] = { "like", "love", "loved", "called",
-    "titled", "song", "track", "play", "enjoy", "enjoyed", "to", "than",
-    NULL };
-
-void
-rec_words_names(struct rec_kb *kb, struct rec_words *ws)
-{
-	struct rec_buf g = {0};
-	size_t i, j, k, n;
-
-	ws->name = xcalloc(ws->n ? ws->n : 1, 1);
-	for (i = 0; i < ws->n; i++) {
-		int outer = 0, neg = rec_lex_negation(ws->w[i]);
-		/* an earlier negation whose four words reach it */
-		for (k = i >= 4 ? i - 4 : 0; neg && k < i; k++)
-			outer |= ws->clause[k] == ws->clause[i] &&
-			    rec_lex_negation(ws->w[k]) && ws->used[k];
-		for (n = 6; n >= 2; n--) {
-			int named = 1;
-			if (i + n > ws->n)
-				continue;
-			rec_buf_reset(&g);
-			for (j = 0; j < n && ws->clause[i + j] ==
-			    ws->clause[i] && (j || !ws->used[i] || neg); j++) {
-				/* capitals, the short words aside */
-				named &= ws->cap[i + j] || ws->quoted[i + j] ||
-				    (j && j + 1 < n && strlen(ws->w[i + j]) <= 3);
-				rec_buf_printf(&g, "%s%s", j ? " " : "",
-				    ws->w[i + j]);
-			}
-			if (j < n || (rec_hash_get(&kb->title, g.data, g.len) ==
-			    (size_t)-1 && rec_hash_get(&kb->creator, g.data,
-			    g.len) == (size_t)-1))
-				continue;
-			/* in lower case, after a negation, a cue and three
-			 * words at least: "don't stop playing" is no title */
-			if (!named && (!neg || n < 3 || !i ||
-			    !rec_words_listed(name_cue, ws->w[i - 1])))
-				continue;
-			memset(ws->name + i, 1, n);
-			for (j = 0; neg && j < n; j++) {
-				ws->used[i + j] = 0;
-				ws->neg[i + j] = (char)outer;
-			}
-			/* the negation's four words that follow the name */
-			for (j = i + n; neg && !outer && j < i + 5 && j < ws->n &&
-			    ws->clause[j] == ws->clause[i] &&
-			    !rec_lex_negation(ws->w[j]); j++)
-				ws->neg[j] = 0;
-			i += n - 1;
-			break;
-		}
-	}
-	rec_buf_free(&g);
-}
-
 int
 rec_words_listed(const char *const *l, const char *w)
 {
