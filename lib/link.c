@@ -790,6 +790,15 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			if (tk != (size_t)-1)
 				te = rec_link_evidence(kb, ws, i, n,
 				    REC_NAME_TITLE, content);
+			/* a tag in lower case before what is asked for is
+			 * the subject ("zombie movies"), not the film Zombie */
+			if (te && n == 1 && !ws->cap[i] && !ws->quoted[i] &&
+			    count_word(ws, i + 1)) {
+				rec_buf_reset(&stem);
+				rec_buf_add(&stem, g.data, g.len);
+				if (tg != (size_t)-1 || singular_tag(kb, &stem, 1))
+					te = 0;
+			}
 			/* one word of a longer name written with capitals */
 			if (n == 1 && inside_name(ws, i, n) && !ws->quoted[i]) {
 				ce = ce ? 1 : 0;

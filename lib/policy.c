@@ -97,6 +97,29 @@ need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
 	}
 }
 
+/* whether s is about a theme or an occasion whose tags the catalog
+ * has are all tags of few items (under one in fifty): such a tag is
+ * what the request is about ("christmas" of "a funny christmas
+ * movie"), not a colour of its genre as a mood is ("mellow" reggae) */
+static int
+rare_theme(const struct rec_kb *kb, const struct rec_strs *s)
+{
+	size_t i, k;
+	int n = 0, f;
+
+	for (i = 0; i < s->n; i++) {
+		const char *v = rec_facet_split(s->v[i], &f);
+		if (f != REC_FACET_THEME)
+			return 0;
+		if ((k = rec_hash_get(&kb->tag, v, strlen(v))) == (size_t)-1)
+			continue;
+		if (rec_kb_tag_on(kb, k, 50))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 /* a rec-bm25 stage over every tags column */
 static void
 tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
@@ -245,7 +268,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
-	int mood = 0, boost = 0, wordtags = 0, era = 0, measured;
+	int mood = 0, rare = 0, boost = 0, wordtags = 0, era = 0, measured;
 	int sources;
 	size_t by_at;
 	struct rec_stage st;
@@ -467,6 +490,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "mood", "300", w.data);
 			mood = 1;
+			rare = rare_theme(kb, &m);
 		}
 		rec_strs_free(&g);
 		rec_strs_free(&m);
@@ -714,7 +738,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		/* a mood or an occasion leads when it is the topic; beside
 		 * a genre or names it only colours the list */
 		if (mood)
-			weight(r, "mood", genre || named || liked ? 0.35 : 0.7);
+			weight(r, "mood", rare ? 1 : genre || named || liked ?
+			    0.35 : 0.7);
 		if (prefer)
 			weight(r, "prefer", era ? 0.5 : 1.2);
 		if (era)

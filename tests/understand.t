@@ -600,6 +600,24 @@ test_ok 'and said in the singular, the catalog'"'"'s plural: "zombie movies"' \
 	 rec-import -d zom.db items -r title=title -r artist=creator -l genre zom.csv &&
 	 intent zom.db "some zombie movies" | grep -q "^tags:\[\"genre:zombies\"\]" &&
 	 intent zom.db "some zombie movies" | grep -q "^words:\[\]"'
+test_ok 'in lower case before "movies" the tag, not the film of that name: "I love zombie movies"' \
+	'printf "%s\n" id,title,artist,genre "z1,Night,Romero,zombies" "z2,Day,Other,drama" \
+	 "z4,Zombie,Fulci,horror" > zomt.csv &&
+	 rec-import -d zomt.db items -r title=title -r artist=creator -l genre zomt.csv &&
+	 intent zomt.db "I love zombie movies" > zi &&
+	 grep -q "^tags:\[\"genre:zombies\"\]" zi && ! grep -q "z4" zi &&
+	 intent zomt.db "I love Zombie" | grep -q "liked_items\":\[\"z4\"\]"'
+# 120 comedies tagged funny, 3 of them christmas (under one item in fifty)
+test_ok 'a rare occasion beside a genre leads: "a funny christmas movie" gives the christmas comedies first' \
+	'awk "BEGIN { print \"id,title,genre,tags,plays\";
+	 for (i = 0; i < 120; i++) printf \"f%d,Laugh Riot %d,Comedy,funny|hilarious|comedy,%d\\n\", i, i, 900 - i;
+	 for (i = 0; i < 100; i++) printf \"d%d,Grim Tale %d,Drama,dark|sad,%d\\n\", i, i, 500 - i;
+	 for (i = 0; i < 3; i++) printf \"x%d,Snowed In %d,Comedy,christmas,%d\\n\", i, i, 50 - i;
+	 print \"x9,Silent Night,Drama,christmas,40\" }" > xmas.csv &&
+	 rec-import -d xmas.db items -S genre="|" -S tags="|" -r plays=popularity -r tags=tags \
+	 -r genre=tags xmas.csv && rec-bm25 -d xmas.db --index &&
+	 ids xmas.db "a funny christmas movie" | cut -d" " -f1-3 | grep -qx "x[0-2] x[0-2] x[0-2]" &&
+	 ids xmas.db "some funny movies" | cut -d" " -f1 | grep -qx f0'
 
 test_ok 'without a tempo column, "faster" and "up-tempo" mean energetic, "slower" calm' \
 	'printf "%s\n" id,title,artist,genre "e1,Loud,Band,energetic" "c1,Soft,Duo,calm" > pace.csv &&
