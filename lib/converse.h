@@ -308,6 +308,8 @@ enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
 /* a word of everyday speech: filler, a word of the lexicon, or a word
  * of a common tag value; a name of such words needs more evidence */
 int rec_link_common(const struct rec_kb *kb, const char *w);
+/* whether w names whoever makes items: "artist", "band", "director" */
+int rec_link_who(const char *w);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
 /* every word of [i, i + n) that counts written with a capital; *quoted:

@@ -192,6 +192,19 @@ creator_at(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 	return found;
 }
 
+int
+rec_link_who(const char *w)
+{
+	static const char *const who[] = { "artist", "artists", "band",
+	    "bands", "singer", "singers", "group", "groups", "musician",
+	    "musicians", "rapper", "rappers", "performer", "performers",
+	    "director", "directors", "author", "authors", "creator",
+	    "creators", "artista", "artistas", "artiste", "artistes",
+	    "kunstler", "gruppe", NULL };
+
+	return rec_words_listed(who, w);
+}
+
 static int
 possessive(const char *w)
 {

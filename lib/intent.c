@@ -82,9 +82,21 @@ rec_intent_cons(struct rec_intent *in, const char *col, const char *op, double v
 void
 rec_intent_said(struct rec_intent *in, const char *fmt, const char *a)
 {
-	if (in->said.len)
-		rec_buf_adds(&in->said, ", ");
-	rec_buf_printf(&in->said, fmt, a);
+	struct rec_buf t = {0};
+	const char *p;
+
+	/* once: "recent" and "current" in one message are one era */
+	rec_buf_printf(&t, fmt, a);
+	for (p = in->said.len ? in->said.data : ""; *p; p += strcspn(p, ","),
+	    p += strspn(p, ", "))
+		if (strcspn(p, ",") == t.len && !memcmp(p, t.data, t.len))
+			break;
+	if (!*p && t.len) {
+		if (in->said.len)
+			rec_buf_adds(&in->said, ", ");
+		rec_buf_adds(&in->said, t.data);
+	}
+	rec_buf_free(&t);
 }
 
 /* what a turn keeps from the one before: the shown items stay out of

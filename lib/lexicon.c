@@ -42,7 +42,7 @@ const struct rec_concept rec_concepts[] = {
 	  "happy|feel good|uplifting|cheerful|fun|good mood|positive", NULL,
 	  NULL, 0, { N("valence", ">=", 0.6), NONE, NONE } },
 	{ "upbeat", REC_FACET_MOOD,
-	  "upbeat|lively|animado|animada|animados|entrainant|entrainante|"
+	  "upbeat|up beat|lively|animado|animada|animados|entrainant|entrainante|"
 	  "schwungvoll|peppy|bouncy",
 	  "upbeat|energetic|happy|fun|party", NULL, NULL, 0,
 	  { N("valence", ">=", 0.6), NONE, NONE } },
@@ -441,7 +441,7 @@ rec_lex_era_word(const char *w)
 {
 	static const char *const l[] = { "recent", "latest", "newest", "fresh",
 	    "newer", "recientes", "reciente", "recents", "recentes", "aktuelle",
-	    "neue", NULL };
+	    "neue", "current", NULL };
 	size_t k;
 
 	for (k = 0; l[k]; k++)

@@ -150,12 +150,6 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 	static const char *const other[] = { "other", "different",
 	    "another", "otros", "otras", "otro", "otra", "autres", "autre",
 	    "andere", "anderen", NULL };
-	static const char *const who[] = { "artist", "artists", "band",
-	    "bands", "singer", "singers", "group", "groups", "musician",
-	    "musicians", "rapper", "rappers", "performer", "performers",
-	    "director", "directors", "author", "authors", "creator",
-	    "creators", "artista", "artistas", "artiste", "artistes",
-	    "kunstler", "gruppe", NULL };
 	struct rec_buf g = {0};
 	size_t i, n = 0;
 	int strong = 1;
@@ -164,8 +158,8 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 		if (ws->neg[i] || ws->used[i] || ws->cap[i])
 			continue;
 		if (rec_words_listed(other, ws->w[i])) {
-			n = rec_words_listed(who, ws->w[i + 1]) ? 1 : i + 2 <
-			    ws->n && rec_words_listed(who, ws->w[i + 2]) ? 2 : 0;
+			n = rec_link_who(ws->w[i + 1]) ? 1 : i + 2 < ws->n &&
+			    rec_link_who(ws->w[i + 2]) ? 2 : 0;
 			strong = at(ws, i, "different");
 		}
 		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
@@ -411,6 +405,16 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    g.len >= 12 ? 2 : 1)) != (size_t)-1) {
 		add_title(kb, ws, i, n, content, in, kb->tid[k],
 		    kb->title.key[k]);
+		mark(ws, i, n);
+		rec_buf_free(&g);
+		return 1;
+	}
+	/* a name the catalog keeps as a tag ("seth rogan" for the
+	 * MovieLens tag "seth rogen") */
+	if (strong && n >= 2 && g.len >= 8 && rec_hash_get(&kb->tag, g.data,
+	    g.len) == (size_t)-1 && (k = rec_kb_closest(&kb->tag, g.data,
+	    1)) != (size_t)-1 && strchr(kb->tag.key[k], ' ')) {
+		add_tag(kb, ws, i, in, kb->tag.key[k]);
 		mark(ws, i, n);
 		rec_buf_free(&g);
 		return 1;

@@ -156,6 +156,10 @@ static const char *const own[] = { "i watched", "i saw", "ive seen",
 	"i have seen", "i had seen", "i went to see", "i heard", "ive heard",
 	"i listened", "ive watched", "i have watched", "we watched", "we saw",
 	"i went to", NULL };
+/* the words before "current" said of a person ("I'm not very
+ * current") */
+static const char *const person[] = { "im", "am", "not", "very", "stay",
+	"keep", "be", NULL };
 static const char *const indifferent[] = { "dont mind", "do not mind",
 	"doesnt matter", "does not matter", "dont care", "do not care",
 	"no matter", NULL };
@@ -270,10 +274,13 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			}
 		}
 		/* "recent", "older" of what the person did ("the most recent
-		 * movie I watched", "my recent favorite") or does not mind
-		 * ("I don't mind if it's older"): no era asked for */
+		 * movie I watched", "my recent favorite"), does not mind
+		 * ("I don't mind if it's older") or is ("I'm not very
+		 * current"): no era asked for */
 		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
 		    own) || rec_words_clause_has(ws, i, indifferent) ||
+		    (!strcmp(w, "current") && i > 0 && rec_words_listed(person,
+		    ws->w[i - 1])) ||
 		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,
 		    "my") && at(ws, i - 1, "most")))) {
 			ws->used[i] = 1;
@@ -795,12 +802,14 @@ more(struct rec_words *ws)
 	    NULL };
 	size_t i, n, k;
 
-	/* "no more Pitbull" is a dislike, not "more" */
+	/* "no more Pitbull" is a dislike, not "more"; "another artist"
+	 * asks for others (rec_link) */
 	for (k = 0; ph[k]; k++)
 		for (i = 0; i < ws->n; i++)
 			if ((n = rec_words_phrase(ws, i, ph[k])) && !(i > 0 &&
 			    (at(ws, i - 1, "no") || at(ws, i - 1, "not") ||
-			    at(ws, i - 1, "any")))) {
+			    at(ws, i - 1, "any"))) && !(i + n < ws->n &&
+			    rec_link_who(ws->w[i + n]))) {
 				mark(ws, i, n);
 				return 1;
 			}

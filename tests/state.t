@@ -120,6 +120,10 @@ test_ok '"rock by a different band": none by the bands just shown' \
 	     test "$(sqlite3 tunes.db "select count(*) from items a, items b where a.id = '"'"'$i'"'"' and b.id = '"'"'$j'"'"' and a.artist = b.artist")" = 0 || exit 1
 	   done
 	 done'
+test_ok '"show me another artist" after a creator asked for: the same by others' \
+	'fresh && talk tunes.db "some Queen" "show me another artist" > out &&
+	 last | grep -q "by others" &&
+	 test -n "$(ids_of 2 < out)" && ! ids_of 2 < out | grep -q "t04\|t13"'
 # "his songs", "more of her": the creator named last
 test_ok '"reggae is great, more of his songs": the creator named before' \
 	'fresh && talk tunes.db "some Bob Marley" "reggae is great, more of his songs please" > /dev/null &&

@@ -619,6 +619,17 @@ test_ok 'a rare occasion beside a genre leads: "a funny christmas movie" gives t
 	 ids xmas.db "a funny christmas movie" | cut -d" " -f1-3 | grep -qx "x[0-2] x[0-2] x[0-2]" &&
 	 ids xmas.db "some funny movies" | cut -d" " -f1 | grep -qx f0'
 
+test_ok '"anything current" is recent; "I'"'"'m not very current" is no era' \
+	'f "got anything current?" | grep -q "^op:\">=\"" &&
+	 ! f "I am not very current, any comedies?" | grep -q "\"column\":\"year\""'
+test_ok '"up beat" is upbeat' \
+	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
+test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
+	'printf "%s\n" id,title,genre "s1,Pineapple,comedy|seth rogen" "s2,Other,comedy|funny" \
+	 "s3,Third,drama|sad" > sr.csv &&
+	 rec-import -d sr.db items -r title=title -S genre="|" -r genre=tags sr.csv &&
+	 intent sr.db "I like seth rogan comedies" | grep -q "genre:seth rogen" &&
+	 ! intent sr.db "some comedies" | grep -q "seth rogen"'
 test_ok 'without a tempo column, "faster" and "up-tempo" mean energetic, "slower" calm' \
 	'printf "%s\n" id,title,artist,genre "e1,Loud,Band,energetic" "c1,Soft,Duo,calm" > pace.csv &&
 	 rec-import -d pace.db items -r title=title -r artist=creator -l genre pace.csv &&
