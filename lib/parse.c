@@ -227,6 +227,19 @@ numbers(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			ws->used[i] = 1;
 			continue;
 		}
+		/* without dates, "older" where the tags say old ("oldies",
+		 * "70s"), unless said of a person ("I am older") */
+		if (!ycol && rec_lex_era_word(w) == 2 && !at(ws, i + 1,
+		    "school") && !(ws->name && ws->name[i]) && !(i > 0 &&
+		    rec_words_listed(person, ws->w[i - 1])) &&
+		    !rec_words_clause_has(ws, i, own) &&
+		    !rec_words_clause_has(ws, i, indifferent) &&
+		    (c = rec_kb_concept(kb, "oldies")) >= 0 &&
+		    kb->ground[c].tags.n) {
+			rec_add_concept(kb, in, (size_t)c, 0, "older");
+			ws->used[i] = 1;
+			continue;
+		}
 		if (!ycol)
 			goto notyear;
 		/* after 2015, since 2015, before 2000, in 2019 */

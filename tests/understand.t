@@ -622,6 +622,12 @@ test_ok 'a rare occasion beside a genre leads: "a funny christmas movie" gives t
 test_ok '"anything current" is recent; "I'"'"'m not very current" is no era' \
 	'f "got anything current?" | grep -q "^op:\">=\"" &&
 	 ! f "I am not very current, any comedies?" | grep -q "\"column\":\"year\""'
+test_ok 'without dates, "older" is where the tags say old; not "I am older"' \
+	'printf "%s\n" id,title,artist,genre "o1,Old One,Band,oldies|70s" "o2,New One,Other,pop" \
+	 "o3,Rock One,Third,rock" > old.csv &&
+	 rec-import -d old.db items -r title=title -r artist=creator -S genre="|" -r genre=tags old.csv &&
+	 intent old.db "some older rock songs" | grep -q "^concepts:\[\"oldies\"\]" &&
+	 ! intent old.db "I am older, some rock songs" | grep -q "oldies"'
 test_ok '"up beat" is upbeat' \
 	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
 test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
