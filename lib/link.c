@@ -387,7 +387,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
-	    (!strong && n == 1)) {
+	    (!strong && n == 1) || (!strong && n > 4)) {
 		rec_buf_free(&g);
 		return 0;
 	}
@@ -829,7 +829,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				 * when written as a name: "add some GUY") */
 				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
-		for (i = 0; n <= 4 && i + n <= ws->n; i++)
+		for (i = 0; i + n <= ws->n; i++)
 			if (!inside_name(ws, i, n))
 				fuzzy(kb, ws, i, n, content, in);
 	}

@@ -628,6 +628,12 @@ test_ok 'without dates, "older" is where the tags say old; not "I am older"' \
 	 rec-import -d old.db items -r title=title -r artist=creator -S genre="|" -r genre=tags old.csv &&
 	 intent old.db "some older rock songs" | grep -q "^concepts:\[\"oldies\"\]" &&
 	 ! intent old.db "I am older, some rock songs" | grep -q "oldies"'
+test_ok 'a long title misspelt, written with capitals: "How to Lose a Guys in 10 Days"' \
+	'printf "%s\n" id,title,genre "h1,How to Lose a Guy in 10 Days,romance" "h2,Ten Days,drama" \
+	 "h3,Guys and Dolls,musical" > hl.csv &&
+	 rec-import -d hl.db items -r title=title -r genre=tags hl.csv &&
+	 intent hl.db "I loved her in the movie How to Lose a Guys in 10 Days" | grep -q "liked_items\":\[\"h1\"\]" &&
+	 ! intent hl.db "how to lose a guys in the crowd" | grep -q "\"h1\""'
 test_ok '"up beat" is upbeat' \
 	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
 test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
