@@ -269,6 +269,10 @@ size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);
 /* whether word i is w */
 int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
+/* marks words [i, i + n) used */
+void rec_words_mark(struct rec_words *ws, size_t i, size_t n);
+/* the number at word i (digits or a word), or -1; never NaN or huge */
+double rec_words_num(const struct rec_words *ws, size_t i);
 /* words [i, i + n) joined into g; 0 if a rule used one, or they cross a
  * clause */
 int rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
@@ -280,6 +284,10 @@ int rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
  * written so or after a cue (rec_link_cued), is out of the negation's
  * scope (an earlier negation's stays). */
 void rec_words_names(struct rec_kb *kb, struct rec_words *ws);
+/* numbers.c: how many, eras, tempo and length said in the message, into
+ * in (its count and constraints); the words read are marked used */
+void rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in);
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
     const char *const *ph);

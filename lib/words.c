@@ -5,6 +5,7 @@
  * are none) and in which clause.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -433,4 +434,39 @@ rec_words_describe(struct rec_words *ws)
 			if (ws->mode[k] == REC_LINK_ASK)
 				ws->mode[k] = REC_LINK_DESCRIBE;
 	}
+}
+
+void
+rec_words_mark(struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i; j < i + n && j < ws->n; j++)
+		ws->used[j] = 1;
+}
+
+static const char *const numwords[] = { "zero", "one", "two", "three",
+	"four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+	"eighteen", "nineteen", "twenty", NULL };
+
+/* a number at word i (digits or a word), or -1; never NaN or huge */
+double
+rec_words_num(const struct rec_words *ws, size_t i)
+{
+	size_t k;
+	char *end;
+	double v;
+
+	if (i >= ws->n)
+		return -1;
+	for (k = 0; numwords[k]; k++)
+		if (!strcmp(ws->w[i], numwords[k]))
+			return (double)k;
+	/* decimal digits only: strtod would read "0x10" and "1e5" too */
+	if (!isdigit((unsigned char)ws->w[i][0]) || strlen(ws->w[i]) > 9 ||
+	    ws->w[i][strspn(ws->w[i], "0123456789.")])
+		return -1;
+	v = strtod(ws->w[i], &end);
+	return *end || !isfinite(v) ? -1 : v;
 }

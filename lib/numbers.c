@@ -1,0 +1,323 @@
+/*
+ * numbers.c: the numbers of a message: how many ("5 songs", "a few"),
+ * eras ("90s", "after 2015", "recent", "older"), tempo and length
+ * ("over 130 bpm", "under 3 minutes"), as the intent's count and
+ * constraints.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "converse.h"
+
+static int
+at(const struct rec_words *ws, size_t i, const char *w)
+{
+	return rec_words_at(ws, i, w);
+}
+
+static void
+mark(struct rec_words *ws, size_t i, size_t n)
+{
+	rec_words_mark(ws, i, n);
+}
+
+static double
+num_at(const struct rec_words *ws, size_t i)
+{
+	return rec_words_num(ws, i);
+}
+
+static int
+count_noun(const struct rec_words *ws, size_t i)
+{
+	static const char *const nouns[] = { "songs", "tracks", "movies",
+	    "films", "items", "picks", "recommendations", "tunes", "albums",
+	    "canciones", "peliculas", "chansons", "lieder", "filme",
+	    "musicas", "filmes", NULL };
+	size_t k;
+
+	for (k = 0; nouns[k]; k++)
+		if (at(ws, i, nouns[k]))
+			return 1;
+	return 0;
+}
+
+static void
+cons_say(struct rec_intent *in, const char *col, const char *op, double v,
+    const char *say, int facet)
+{
+	rec_intent_cons(in, col, op, v, say, facet);
+}
+
+/* the decade a word names at i (1990 for "90s", "1990s", "90er",
+ * "nineties", "los 90", "the 70"), or 0 */
+static int
+decade_at(const struct rec_words *ws, size_t i)
+{
+	static const char *const decade_cue[] = { "the", "los", "las",
+	    "annees", "anos", "anni", "decada", "decade", NULL };
+	const char *w = ws->w[i];
+	size_t len = strlen(w), k;
+	int y = 0;
+
+	if ((len == 3 || len == 5) && w[len - 1] == 's' &&
+	    isdigit((unsigned char)w[0]) && w[len - 2] == '0')
+		y = atoi(w);
+	else if (len == 4 && !strcmp(w + 2, "er") &&
+	    isdigit((unsigned char)w[0]) && w[1] == '0')
+		y = atoi(w);
+	else if ((y = rec_lex_decade(w)))
+		;
+	else if (len == 2 && isdigit((unsigned char)w[0]) && w[1] == '0' &&
+	    i > 0) {
+		for (k = 0; decade_cue[k] && !at(ws, i - 1, decade_cue[k]); k++)
+			;
+		y = decade_cue[k] ? atoi(w) : 0;
+		if (!y && w[0] == '0' && decade_cue[k])
+			y = 2000;
+	}
+	if (y > 0 && y < 100)
+		y += y >= 30 ? 1900 : 2000;
+	return y >= 1900 && y <= 2090 && y % 10 == 0 ? y : 0;
+}
+
+/* In a catalog without dates, the decade y as a tag value it has
+ * ("90s", "1990s"), an era of the topic; whether it had one */
+static int
+era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
+{
+	char form[2][16], tag[32];
+	int f;
+
+	snprintf(form[0], sizeof form[0], "%02ds", y % 100);
+	snprintf(form[1], sizeof form[1], "%ds", y);
+	for (f = 0; f < 2; f++)
+		if (rec_hash_get(&kb->tag, form[f], strlen(form[f])) !=
+		    (size_t)-1) {
+			snprintf(tag, sizeof tag, "era:%s", form[f]);
+			rec_strs_add(&in->tags, tag);
+			return 1;
+		}
+	return 0;
+}
+
+/* the person's own viewing or listening, and indifference: an era word
+ * in such a clause asks for nothing */
+static const char *const own[] = { "i watched", "i saw", "ive seen",
+	"i have seen", "i had seen", "i went to see", "i heard", "ive heard",
+	"i listened", "ive watched", "i have watched", "we watched", "we saw",
+	"i went to", NULL };
+/* the words before "current" said of a person ("I'm not very
+ * current") */
+static const char *const person[] = { "im", "am", "not", "very", "stay",
+	"keep", "be", NULL };
+static const char *const indifferent[] = { "dont mind", "do not mind",
+	"doesnt matter", "does not matter", "dont care", "do not care",
+	"no matter", NULL };
+
+/* how many, eras and numbers */
+void
+rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in)
+{
+	static const char *const after[] = { "after", "since", "from", "post",
+	    "despues", "desde", "apres", "depuis", "nach", "seit", "depois",
+	    NULL };
+	static const char *const before[] = { "before", "until", "pre",
+	    "antes", "avant", "vor", "bis", NULL };
+	const char *ycol = kb->c_year;
+	char say[64];
+	size_t i;
+	double v;
+	int e;
+
+	for (i = 0; i < ws->n; i++) {
+		const char *w = ws->w[i];
+		size_t len = strlen(w);
+		int y = 0, c;
+
+		if (ws->used[i])
+			continue;
+		/* "I saw it in 2019", "which was made in 2001": a fact
+		 * about something named, not the wish */
+		if (ws->mode[i] != REC_LINK_ASK)
+			continue;
+		/* how many: "5 songs", "top 10", "a few" */
+		if ((v = num_at(ws, i)) >= 1 && v <= 100 && (count_noun(ws,
+		    i + 1) || count_noun(ws, i + 2) || (i > 0 && at(ws, i - 1,
+		    "top")))) {
+			in->k = (int)v;
+			ws->used[i] = 1;
+			continue;
+		}
+		if (!strcmp(w, "few") && i > 0 && at(ws, i - 1, "a")) {
+			in->k = 5;
+			ws->used[i] = 1;
+			continue;
+		}
+		/* decades: 90s, 1990s, 80er, nineties, "los 90", "les
+		 * annees 80", "the 70" */
+		/* (without dates, the decade where tags say it) */
+		if ((y = decade_at(ws, i)) && (ycol || era_tag(kb, y, in))) {
+			snprintf(say, sizeof say, "from the %ds", y);
+			if (ycol) {
+				cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
+				cons_say(in, ycol, "<=", y + 9, say,
+				    REC_FACET_ERA);
+			}
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
+		}
+		/* without dates, "from 1999" for its decade where tags say
+		 * it */
+		if (!ycol && len == 4 && (y = atoi(w)) >= 1900 && y <= 2099 &&
+		    i > 0 && (at(ws, i - 1, "from") || at(ws, i - 1, "in")) &&
+		    era_tag(kb, y - y % 10, in)) {
+			snprintf(say, sizeof say, "from the %ds", y - y % 10);
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
+		}
+		/* without dates, "older" where the tags say old ("oldies",
+		 * "70s"), unless said of a person ("I am older") */
+		if (!ycol && rec_lex_era_word(w) == 2 && !at(ws, i + 1,
+		    "school") && !(ws->name && ws->name[i]) && !(i > 0 &&
+		    rec_words_listed(person, ws->w[i - 1])) &&
+		    !rec_words_clause_has(ws, i, own) &&
+		    !rec_words_clause_has(ws, i, indifferent) &&
+		    (c = rec_kb_concept(kb, "oldies")) >= 0 &&
+		    kb->ground[c].tags.n) {
+			rec_add_concept(kb, in, (size_t)c, 0, "older");
+			ws->used[i] = 1;
+			continue;
+		}
+		if (!ycol)
+			goto notyear;
+		/* after 2015, since 2015, before 2000, in 2019 */
+		if (len == 4 && isdigit((unsigned char)w[0]) && (y = atoi(w)) >=
+		    1900 && y <= 2100 && i > 0) {
+			size_t p = i - 1;
+			/* "antes de 2000", "after the year 2010" */
+			if ((at(ws, p, "de") || at(ws, p, "del") || at(ws, p,
+			    "year") || at(ws, p, "the")) && p > 0)
+				p--;
+			if (at(ws, p, "year") && p > 0)
+				p--;
+			for (c = 0; after[c] && !at(ws, p, after[c]); c++)
+				;
+			if (after[c]) {
+				int from = !strcmp(after[c], "from") ||
+				    !strcmp(after[c], "since") ||
+				    !strcmp(after[c], "desde") ||
+				    !strcmp(after[c], "depuis") ||
+				    !strcmp(after[c], "seit") ? y : y + 1;
+				snprintf(say, sizeof say, "from %d on", from);
+				cons_say(in, ycol, ">=", from, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
+			for (c = 0; before[c] && !at(ws, p, before[c]); c++)
+				;
+			if (before[c]) {
+				snprintf(say, sizeof say, "before %d", y);
+				cons_say(in, ycol, "<", y, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
+			if ((at(ws, p, "in") || at(ws, p, "of") || at(ws, p, "en")
+			    || at(ws, p, "im") || at(ws, p, "em")) && p > 0 &&
+			    (count_noun(ws, p - 1) || at(ws, p - 1, "music") ||
+			    at(ws, p - 1, "released") || at(ws, p - 1, "out"))) {
+				snprintf(say, sizeof say, "from %d", y);
+				cons_say(in, ycol, "=", y, say, REC_FACET_ERA);
+				rec_intent_said(in, "%s", say);
+				mark(ws, p, i - p + 1);
+				continue;
+			}
+		}
+		/* "recent", "older" of what the person did ("the most recent
+		 * movie I watched", "my recent favorite"), does not mind
+		 * ("I don't mind if it's older") or is ("I'm not very
+		 * current"): no era asked for */
+		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
+		    own) || rec_words_clause_has(ws, i, indifferent) ||
+		    (!strcmp(w, "current") && i > 0 && rec_words_listed(person,
+		    ws->w[i - 1])) ||
+		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,
+		    "my") && at(ws, i - 1, "most")))) {
+			ws->used[i] = 1;
+			continue;
+		}
+		/* recent, new; the last five years */
+		if (e == 1 && kb->maxyear && !(ws->name && ws->name[i])) {
+			snprintf(say, sizeof say, "from %d on", kb->maxyear - 4);
+			cons_say(in, ycol, ">=", kb->maxyear - 4, say,
+			    REC_FACET_ERA);
+			rec_intent_said(in, "%s", say);
+			ws->used[i] = 1;
+			continue;
+		}
+		if (e == 2 && !at(ws, i + 1, "school") && !(ws->name &&
+		    ws->name[i])) {
+			cons_say(in, ycol, "<", 2000, "older", REC_FACET_ERA);
+			rec_intent_said(in, "%s", "older");
+			ws->used[i] = 1;
+			continue;
+		}
+		if ((!strcmp(w, "last") || !strcmp(w, "past")) &&
+		    (v = num_at(ws, i + 1)) >= 1 && v <= 100 &&
+		    (at(ws, i + 2, "years") || at(ws, i + 2, "year")) &&
+		    kb->maxyear) {
+			snprintf(say, sizeof say, "from %d on",
+			    kb->maxyear - (int)v + 1);
+			cons_say(in, ycol, ">=", kb->maxyear - (int)v + 1, say,
+			    REC_FACET_ERA);
+			rec_intent_said(in, "%s", say);
+			mark(ws, i, 3);
+			continue;
+		}
+notyear:
+		/* over 130 bpm, under 3 minutes */
+		if ((v = num_at(ws, i)) > 0 && i + 1 < ws->n && i > 0 &&
+		    v < 1e6) {
+			const char *p = ws->w[i - 1], *u = ws->w[i + 1];
+			int more = !strcmp(p, "over") || !strcmp(p, "above") ||
+			    !strcmp(p, "least") || !strcmp(p, "faster") ||
+			    !strcmp(p, "longer") || (!strcmp(p, "than") && i > 1
+			    && (at(ws, i - 2, "more") || at(ws, i - 2, "faster")
+			    || at(ws, i - 2, "longer")));
+			int less = !strcmp(p, "under") || !strcmp(p, "below") ||
+			    !strcmp(p, "most") || !strcmp(p, "slower") ||
+			    !strcmp(p, "shorter") || (!strcmp(p, "than") && i > 1
+			    && (at(ws, i - 2, "less") || at(ws, i - 2, "slower")
+			    || at(ws, i - 2, "shorter")));
+			if ((more || less) && !strcmp(u, "bpm") && kb->has_tempo) {
+				snprintf(say, sizeof say, "%s %g BPM", more ?
+				    "over" : "under", v);
+				cons_say(in, "tempo", more ? ">" : "<", v, say,
+				    REC_FACET_TEMPO);
+				rec_intent_said(in, "%s", say);
+				mark(ws, i - 1, 3);
+				continue;
+			}
+			if ((more || less) && (!strncmp(u, "minute", 6) ||
+			    !strcmp(u, "min") || !strcmp(u, "mins")) &&
+			    kb->has_duration) {
+				snprintf(say, sizeof say, "%s %g minutes", more ?
+				    "over" : "under", v);
+				cons_say(in, "duration_ms", more ? ">" : "<",
+				    v * 60000, say, REC_FACET_LENGTH);
+				rec_intent_said(in, "%s", say);
+				mark(ws, i - 1, 3);
+				continue;
+			}
+		}
+	}
+}
+
