@@ -26,7 +26,7 @@ test_ok "the model's intent, checked and repaired against the catalog" \
 	 grep -q "\"liked_creators\":\[\"Metallica\"\]" out &&
 	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":100.0" out &&
 	 grep -q "\"source\":\"model\"" out && grep -q "creator '"'"'metallica'"'"' read as '"'"'Metallica'"'"'" out &&
-	 grep -q "\"shell\":\"rec-sql -a -s creator -k 200 -w .*Metallica.* < /dev/null | rec-sql -w .*tempo.* > 100. | rec-rank -F rrf -W creator=2 -U title,creator -k 3\"" out'
+	 grep -q "\"shell\":\"rec-sql -a -s creator -k 200 -w .*Metallica.* < /dev/null | rec-sql -w .*tempo.* > 100. | rec-rank -F rrf -W creator=2 -b .*live.* -U title,creator -k 3\"" out'
 test_ok 'the request the server received' \
 	'grep -q "^POST /v1/chat/completions HTTP/1.1" s1/request-1 &&
 	 grep -q "^Authorization: Bearer sekret" s1/request-1 &&

@@ -634,6 +634,14 @@ test_ok 'a long title misspelt, written with capitals: "How to Lose a Guys in 10
 	 rec-import -d hl.db items -r title=title -r genre=tags hl.csv &&
 	 intent hl.db "I loved her in the movie How to Lose a Guys in 10 Days" | grep -q "liked_items\":\[\"h1\"\]" &&
 	 ! intent hl.db "how to lose a guys in the crowd" | grep -q "\"h1\""'
+# the remix is the best-known record, the song itself less so
+test_ok 'a remix or a live take after the song itself, unless asked for' \
+	'printf "%s\n" id,title,artist,popularity "r1,Glow - Remix,Marvella,90" "r2,Glow,Marvella,50" \
+	 "r3,Shine (Live),Marvella,80" "r4,Rain,Marvella,40" "r5,Other,Else,10" > ver.csv &&
+	 rec-import -d ver.db items -r title=title -r artist=creator -r popularity=popularity ver.csv &&
+	 rec-bm25 -d ver.db --index &&
+	 ids ver.db "some Marvella songs" | grep -q "^r2 r4 r3 " &&
+	 ids ver.db "some Marvella remixes" | grep -q "^r1 "'
 test_ok '"up beat" is upbeat' \
 	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
 test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
