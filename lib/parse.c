@@ -114,7 +114,7 @@ reaction(struct rec_words *ws)
 	static const char *const verb[] = { "are", "were", "is", "was",
 	    "sound", "sounds", "seem", "seems", "look", "looks", NULL };
 	static const char *const more[] = { "so", "really", "very", "quite",
-	    "pretty", "all", "some", "such", "too", NULL };
+	    "pretty", "all", "some", "such", NULL };
 	static const char *const what[] = { "songs", "song", "ones", "one",
 	    "tracks", "picks", "choices", "suggestions", "movies", "films",
 	    "recommendations", "tunes", NULL };
@@ -173,6 +173,13 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	    "already watched", "ive heard", "already heard", "i know it",
 	    "i know that song", "i know this song", "i know that one",
 	    "ive already seen", "i already saw", "ya vi", "deja vu", NULL };
+	static const char *const be[] = { "is", "are", "was", "were", "its",
+	    "thats", "theyre", "seems", "seem", "sounds", "sound", NULL };
+	static const char *const little[] = { "a", "bit", "little", "way",
+	    "just", "kinda", "kind", "of", "slightly", "somewhat", "much",
+	    NULL };
+	static const char *const much[] = { "much", "many", "few", "late",
+	    "early", "soon", NULL };
 	static const char *const bad[] = { "boring", "bad", "awful",
 	    "terrible", "sucked", "sucks", "meh", "overrated", "horrible",
 	    "lame", "aburrida", "ennuyeux", "langweilig", NULL };
@@ -223,6 +230,26 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 				ws->used[i] = 1;
 				in->taste = -1;
 			}
+	/* "X is a bit too twangy", "these are too slow": what the clause
+	 * names before is turned down, and the word after "too" is
+	 * what it should not be */
+	for (i = 1; i + 1 < ws->n; i++) {
+		if (!at(ws, i, "too") || ws->used[i] || ws->used[i + 1] ||
+		    ws->clause[i + 1] != ws->clause[i] ||
+		    rec_words_listed(much, ws->w[i + 1]))
+			continue;
+		for (j = i; j > 0 && ws->clause[j - 1] == ws->clause[i] &&
+		    rec_words_listed(little, ws->w[j - 1]); j--)
+			;
+		if (!j || ws->clause[j - 1] != ws->clause[i] ||
+		    !rec_words_listed(be, ws->w[j - 1]))
+			continue;
+		for (k = 0; k < i; k++)
+			if (ws->clause[k] == ws->clause[i])
+				ws->mode[k] = REC_LINK_DISLIKE;
+		ws->used[i] = 1;
+		ws->neg[i + 1] = 1;
+	}
 }
 
 /* the creator of an item, in the catalog's spelling; caller frees */
@@ -338,7 +365,8 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 }
 
 /* the first word of list at no name said as one ("like Slow Dance":
- * the name's), marked used; 1 when found */
+ * the name's), marked used; 1 when found, 2 when turned down ("not
+ * so fast", "too slow") */
 static int
 word_of_meaning(struct rec_kb *kb, struct rec_words *ws,
     const char *const *list)
@@ -350,7 +378,7 @@ word_of_meaning(struct rec_kb *kb, struct rec_words *ws,
 			if (!ws->used[i] && rec_words_phrase(ws, i, list[k]) &&
 			    !rec_link_name_at(kb, ws, i)) {
 				mark(ws, i, 1);
-				return 1;
+				return 1 + !!ws->neg[i];
 			}
 	return 0;
 }
@@ -368,14 +396,16 @@ relative(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		double tempo;
 	} pace[] = { { slow, "<", "slower", "calm", 110 },
 	    { fast, ">", "faster", "energetic", 125 } };
-	size_t k;
+	size_t k, w;
 	int hit = 0, c;
 
 	/* the word is taken whether or not the catalog has a tempo;
-	 * without one, what slow and fast mean in its tags */
-	for (k = 0; k < 2; k++) {
-		if (!word_of_meaning(kb, ws, pace[k].words))
+	 * without one, what slow and fast mean in its tags; "too slow"
+	 * (a word turned down) is the other way */
+	for (w = 0; w < 2; w++) {
+		if (!(c = word_of_meaning(kb, ws, pace[w].words)))
 			continue;
+		k = c == 2 ? 1 - w : w;
 		if (kb->has_tempo) {
 			rec_intent_cons(in, "tempo", pace[k].op, pace[k].tempo,
 			    pace[k].say, REC_FACET_TEMPO);

@@ -642,6 +642,12 @@ test_ok 'a remix or a live take after the song itself, unless asked for' \
 	 rec-bm25 -d ver.db --index &&
 	 ids ver.db "some Marvella songs" | grep -q "^r2 r4 r3 " &&
 	 ids ver.db "some Marvella remixes" | grep -q "^r1 "'
+test_ok '"X is a bit too loud" turns X down; "too slow" asks for faster; "Queen too" is no complaint' \
+	't "Queen is a bit too loud for me" | grep -q "^disliked_creators:\[\"Queen\"\]" &&
+	 t "these are too slow" | grep -q "\"column\":\"tempo\"" &&
+	 t "these are too slow" | grep -q "^op:\">\"" &&
+	 t "not so fast please" | grep -q "^op:\"<\"" &&
+	 t "I like Queen too" | grep -q "^liked_creators:\[\"Queen\"\]"'
 test_ok '"up beat" is upbeat' \
 	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
 test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
