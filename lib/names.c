@@ -60,6 +60,21 @@ compact(const char *v, struct rec_buf *n)
 	return marked && n->len >= 3;
 }
 
+/* a name catalogs give when there is none ("Various Artists", "Unknown
+ * Artist"): no one a person asks for ("a mix of various artists") */
+static int
+placeholder(const char *key, size_t len)
+{
+	static const char *const l[] = { "various artists", "various",
+	    "unknown artist", "unknown", "anonymous", NULL };
+	size_t i;
+
+	for (i = 0; l[i]; i++)
+		if (strlen(l[i]) == len && !memcmp(l[i], key, len))
+			return 1;
+	return 0;
+}
+
 /* a creator's name as a key, without a leading "the" ("rolling
  * stones"), with "and" for "&", and an initial joined to the rest
  * ("rkelly"); items counted for the name */
@@ -106,7 +121,7 @@ add_creator(struct rec_kb *kb, const char *v, unsigned count,
 			key += 4;
 			len -= 4;
 		}
-		if (len < 2)
+		if (len < 2 || placeholder(key, len))
 			continue;
 		k = rec_hash_put(&kb->creator, key, len, &added);
 		if (added) {

@@ -648,6 +648,13 @@ test_ok '"X is a bit too loud" turns X down; "too slow" asks for faster; "Queen 
 	 t "these are too slow" | grep -q "^op:\">\"" &&
 	 t "not so fast please" | grep -q "^op:\"<\"" &&
 	 t "I like Queen too" | grep -q "^liked_creators:\[\"Queen\"\]"'
+test_ok '"Various Artists" is no one to ask for: "a mix of various artists"' \
+	'printf "%s\n" id,title,artist,genre "v1,Hits One,Various Artists,pop" "v2,Sun,Solar Band,pop" \
+	 "v3,Moon,Unknown Artist,rock" > va.csv &&
+	 rec-import -d va.db items -r title=title -r artist=creator -l genre va.csv &&
+	 ! intent va.db "a mix of various artists please" | grep -q "Various" &&
+	 ! intent va.db "some songs by unknown artists" | grep -q "Unknown" &&
+	 intent va.db "some Solar Band" | grep -q "Solar Band"'
 test_ok '"up beat" is upbeat' \
 	't "some up beat songs" | grep -q "^concepts:\[\"upbeat\"\]"'
 test_ok 'a misspelt name kept as a tag of several words, after a cue: "I like seth rogan"' \
