@@ -302,7 +302,7 @@ phrase_in(const struct rec_bm25 *x, struct query *q, size_t j,
  * 0 */
 static double
 part_score(const struct rec_bm25 *x, struct query *q, size_t j,
-    const struct part *pt, double k1, double bb, uint32_t d)
+    const struct part *pt, double k1, double bb, uint32_t d, int bound)
 {
 	double sc = 0, one;
 	size_t i;
@@ -314,7 +314,7 @@ part_score(const struct rec_bm25 *x, struct query *q, size_t j,
 			return 0;
 		sc += one;
 	}
-	if (pt->nw > 1 && !phrase_in(x, q, j, pt, d))
+	if (pt->nw > 1 && !bound && !phrase_in(x, q, j, pt, d))
 		return 0;
 	return sc;
 }
@@ -336,7 +336,7 @@ why(struct rec_buf *b, const struct rec_bm25 *x, struct query *q,
 		n = 0;
 		for (p = 0; p < q->np; p++) {
 			const struct part *pt = &q->part[p];
-			hit[p] = part_score(x, q, j, pt, k1, bb, doc) > 0;
+			hit[p] = part_score(x, q, j, pt, k1, bb, doc, 0) > 0;
 			if (!hit[p])
 				continue;
 			rec_buf_printf(b, "%s%s%s", !n && any ? "; " : "",
@@ -371,10 +371,12 @@ why(struct rec_buf *b, const struct rec_bm25 *x, struct query *q,
 }
 
 /* a document's score: the sum over the fields; with conj, 0 unless
- * every part matches in some field */
+ * every part matches in some field.  With bound, a phrase counts
+ * wherever its words are: a bound of the score that needs no look at
+ * the document's text */
 static double
 doc_score(const struct rec_bm25 *x, struct query *q, int conj,
-    double k1, double bb, uint32_t d)
+    double k1, double bb, uint32_t d, int bound)
 {
 	double sc = 0, one;
 	size_t i, j, nhit = 0;
@@ -400,13 +402,41 @@ doc_score(const struct rec_bm25 *x, struct query *q, int conj,
 	for (j = 0; j < q->nf; j++)
 		for (i = 0; i < q->np; i++)
 			if ((one = part_score(x, q, j, &q->part[i], k1, bb,
-			    d)) > 0) {
+			    d, bound)) > 0) {
 				sc += one;
 				nhit += !hit[i];
 				hit[i] = 1;
 			}
 	free(hit);
 	return conj && nhit < q->np ? 0 : sc;
+}
+
+/* hits[0..n), bounds of their scores best first, become the k best by
+ * their scores: the phrases are looked for in the documents' text in
+ * the bounds' order, until the k-th best found beats the next bound
+ * (a score is never above its bound).  The k best, best first, in
+ * hits; how many */
+static size_t
+verify(const struct rec_bm25 *x, struct query *q, int conj, double k1,
+    double bb, struct rec_scored *hits, size_t n, size_t k)
+{
+	struct rec_scored *h = xmalloc((k ? k : 1) * sizeof *h);
+	size_t i, nh = 0;
+	double sc;
+
+	for (i = 0; i < n; i++) {
+		/* the worst kept before the next bound, in the order of
+		 * rec_scored_cmp: no document left can come in */
+		if (nh == k && rec_scored_cmp(&h[0], &hits[i]) < 0)
+			break;
+		sc = doc_score(x, q, conj, k1, bb, (uint32_t)hits[i].index, 0);
+		if (sc > 0)
+			rec_topk_push(h, &nh, k, sc, hits[i].index);
+	}
+	memcpy(hits, h, nh * sizeof *h);
+	rec_scored_sort(hits, nh, sizeof *hits);
+	free(h);
+	return nh;
 }
 
 int
@@ -519,7 +549,7 @@ main(int argc, char **argv)
 			double sc;
 			if (d < 0)
 				continue;
-			sc = doc_score(&x, &q, conj, k1, bb, (uint32_t)d);
+			sc = doc_score(&x, &q, conj, k1, bb, (uint32_t)d, 0);
 			if (sc <= 0)
 				continue;
 			hits[nd].index = i;	/* pool id index */
@@ -562,7 +592,8 @@ main(int argc, char **argv)
 					double sc;
 					if (seen[d]++)
 						continue;
-					sc = doc_score(&x, &q, conj, k1, bb, d);
+					sc = doc_score(&x, &q, conj, k1, bb, d,
+					    q.phrases);
 					if (sc <= 0)
 						continue;
 					hits[nd].index = d;
@@ -570,6 +601,8 @@ main(int argc, char **argv)
 				}
 			}
 			rec_scored_sort(hits, nd, sizeof *hits);
+			if (q.phrases)
+				nd = verify(&x, &q, conj, k1, bb, hits, nd, k);
 			nh = nd < k ? nd : k;
 			free(one);
 			free(seen);

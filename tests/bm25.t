@@ -87,6 +87,16 @@ test_ok 'a phrase in the all field, in a pool, with a typo, and with --and' \
 	 test "$(rec-bm25 -f track_name '"'\"nothing els matters\"'"' < /dev/null | ids)" = "s06 " &&
 	 test "$(rec-bm25 -A -f track_name -f playlist '"'\"rock anthems\" karma'"' < /dev/null | ids)" = "s07 " &&
 	 rec-bm25 -A -f track_name -f playlist '"'\"anthems rock\" karma'"' < /dev/null > out 2> /dev/null && ! test -s out'
+# The best by the words' scores are not where the phrase is: p1-p4 hold
+# both words apart (a bound above p5's score), p5 holds the phrase; the
+# top 1 is the exhaustive search's first.
+test_ok 'a phrase'"'"'s top k is the whole search'"'"'s first k, when the best by its words lack it' \
+	'printf "%s\n" id,title "p1,rock rock classic classic" "p2,rock classic" "p3,rock x classic" \
+	 "p4,rock y classic" "p5,classic rock and roll forever and ever" "p6,jazz" > ph.csv &&
+	 rec-import -d ph.db items -r title=title ph.csv && rec-bm25 -d ph.db --index &&
+	 test "$(rec-bm25 -d ph.db -k 1 -f title '"'\"classic rock\"'"' < /dev/null | ids)" = "p5 " &&
+	 test "$(rec-bm25 -d ph.db -k 1 '"'\"classic rock\"'"' < /dev/null | ids)" = "p5 " &&
+	 test "$(rec-bm25 -d ph.db -k 2 '"'\"classic rock\" jazz'"' < /dev/null | ids)" = "$(rec-bm25 -d ph.db -k 100 '"'\"classic rock\" jazz'"' < /dev/null | head -2 | ids)"'
 test_fail 'a quote left open' 2 "the query has a '\"' with no closing one" \
 	'rec-bm25 -f track_name '"'\"one more'"' < /dev/null'
 test_fail 'empty quotes are no words' 2 "the query has no words" \
