@@ -96,6 +96,10 @@ rec_link_cued(const struct rec_words *ws, size_t i)
 		return 0;
 	if (rec_words_listed(cue, ws->w[i - 1]))
 		return 1;
+	/* "Inception and Mirrors": a capital after a name just read */
+	if (i >= 2 && ws->cap[i] && ws->used[i - 2] && (rec_words_at(ws,
+	    i - 1, "and") || rec_words_at(ws, i - 1, "or")))
+		return 1;
 	/* "to listen to at night": a time or a place, not a name (but
 	 * "listen to At Night") */
 	if (i < 2 || !rec_words_at(ws, i - 1, "to") ||

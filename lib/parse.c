@@ -148,6 +148,51 @@ reaction(struct rec_words *ws)
 	}
 }
 
+/* "I have also watched X", "we saw X", "I've already seen X": a
+ * person, up to three helping words, and a verb of having seen or heard
+ * (not "heard of"); how many words that is, or 0 */
+static size_t
+seen_said(const struct rec_words *ws, size_t i)
+{
+	static const char *const who[] = { "i", "we", "ive", "weve", "id",
+	    NULL };
+	static const char *const help[] = { "have", "had", "also", "already",
+	    "just", "recently", "both", "actually", "finally", "all", "even",
+	    "did", "ve", NULL };
+	static const char *const verb[] = { "seen", "saw", "watched",
+	    "heard", "rewatched", NULL };
+	size_t j;
+
+	if (i >= ws->n || !rec_words_listed(who, ws->w[i]))
+		return 0;
+	for (j = i + 1; j < ws->n && j < i + 4 && rec_words_listed(help,
+	    ws->w[j]); j++)
+		;
+	if (j >= ws->n || !rec_words_listed(verb, ws->w[j]) || at(ws, j + 1,
+	    "of") || ws->clause[j] != ws->clause[i])
+		return 0;
+	return j - i + 1;
+}
+
+/* after "I've seen X", a word that says it was liked ("...and loved
+ * it", "really likes that one") */
+static int
+liked_after(const struct rec_words *ws, size_t i)
+{
+	static const char *const good[] = { "loved", "liked", "likes",
+	    "enjoyed", "adored", "great", "awesome", "amazing", "fantastic",
+	    "favorite", "favourite", "brilliant", "excellent", NULL };
+
+	for (; i < ws->n; i++)
+		if ((rec_words_listed(good, ws->w[i]) && !ws->neg[i]) ||
+		    ((at(ws, i, "love") || at(ws, i, "like")) && i > 0 &&
+		    (at(ws, i - 1, "really") || at(ws, i - 1, "i")) &&
+		    (at(ws, i + 1, "it") || at(ws, i + 1, "that") ||
+		    at(ws, i + 1, "this") || at(ws, i + 1, "them"))))
+			return 1;
+	return 0;
+}
+
 /* The taste of each clause: "I loved X" (a model), "X was boring", "not
  * a fan of X", "I've seen X".  The taste words are said, not searched
  * for. */
@@ -195,6 +240,11 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 		for (k = 0; seen[k] && mode < 0; k++)
 			if ((n = rec_words_phrase(ws, i, seen[k])))
 				mode = REC_LINK_SEEN;
+		if (mode < 0 && (n = seen_said(ws, i)))
+			mode = REC_LINK_SEEN;
+		/* seen and liked: a taste, still never shown again */
+		if (mode == REC_LINK_SEEN && liked_after(ws, i + n))
+			mode = REC_LINK_LIKE;
 		for (k = 0; pos[k] && mode < 0; k++)
 			if ((n = rec_words_phrase(ws, i, pos[k])))
 				mode = REC_LINK_LIKE;

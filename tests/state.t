@@ -67,6 +67,17 @@ test_ok 'seen is never shown again, and is no like' \
 	'fresh && talk films.db "I have seen Alien" "scary movies" > out &&
 	 state > st && grep -q "^seen:\[\"10\"\]" st && ! grep -q "^liked_items:\[\"10\"" st &&
 	 ! ids_of 2 < out | grep -qx 10'
+test_ok '"I have also watched X" is seen, said with helping words' \
+	'fresh && talk films.db "2 comedies" "I have also watched Alien" > out &&
+	 state > st && grep -q "^seen:\[\"10\"\]" st && ! grep -q "^wanted:\[\"10\"" st &&
+	 ! ids_of 2 < out | grep -qx 10 && test -n "$(ids_of 2 < out)"'
+test_ok 'seen and liked is a like, and still never shown' \
+	'fresh && talk films.db "we have both seen Alien and loved it" > out &&
+	 state > st && grep -q "^liked_items:\[\"10\"\]" st && ! grep -q "^wanted:\[\"10\"" st &&
+	 ! ids_of 1 < out | grep -qx 10 && test -n "$(ids_of 1 < out)"'
+test_ok '"I love Inception and Jaws": a capital after a name just read is a name too' \
+	'fresh && talk films.db "I love Inception and Jaws" > /dev/null &&
+	 state | grep -q "^liked_items:\[\"8\",\"16\"\]"'
 test_ok 'chit-chat goes on from the state' \
 	'fresh && talk tunes.db "songs by queen" "thanks, sounds good" > out &&
 	 state | grep -q "^liked_creators:\[\"Queen\"\]"'
