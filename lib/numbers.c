@@ -39,10 +39,43 @@ count_noun(const struct rec_words *ws, size_t i)
 	    "musicas", "filmes", NULL };
 	size_t k;
 
+	/* a plural that is not a measure: "2 comedies", "5 ballads" */
+	static const char *const measure[] = { "bpm", "years", "yrs",
+	    "minutes", "mins", "seconds", "secs", "hours", "hrs", "days",
+	    "weeks", "months", "decades", "times", "stars", "beats", "people",
+	    "persons", "kids", "friends", "guys", "players", "members",
+	    "votes", "points", "dollars", "bucks", "euros", "percent", "miles",
+	    "km", "plays", "views", "streams", "listeners", "ratings",
+	    "reviews", "episodes", "seasons", "chapters", "parts", "pages",
+	    NULL };
+	size_t len;
+
 	for (k = 0; nouns[k]; k++)
 		if (at(ws, i, nouns[k]))
 			return 1;
-	return 0;
+	if (i >= ws->n || (len = strlen(ws->w[i])) < 4 ||
+	    ws->w[i][len - 1] != 's' || ws->w[i][len - 2] == 's' ||
+	    rec_words_listed(measure, ws->w[i]) || at(ws, i + 1, "old") ||
+	    at(ws, i + 1, "ago") || num_at(ws, i) > 0)
+		return 0;
+	return 2;
+}
+
+/* "2 comedies" is a count; "7 seas", a name of the catalog, is not */
+static int
+counted(struct rec_kb *kb, const struct rec_words *ws, size_t i)
+{
+	struct rec_buf g = {0};
+	int c = count_noun(ws, i + 1), name;
+
+	if (c != 2)
+		return c;
+	if (!rec_words_ngram(ws, i, 2, &g))
+		return 0;
+	name = rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ||
+	    rec_hash_get(&kb->title, g.data, g.len) != (size_t)-1;
+	rec_buf_free(&g);
+	return !name;
 }
 
 static void
@@ -146,8 +179,8 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		if (ws->mode[i] != REC_LINK_ASK)
 			continue;
 		/* how many: "5 songs", "top 10", "a few" */
-		if ((v = num_at(ws, i)) >= 1 && v <= 100 && (count_noun(ws,
-		    i + 1) || count_noun(ws, i + 2) || (i > 0 && at(ws, i - 1,
+		if ((v = num_at(ws, i)) >= 1 && v <= 100 && (counted(kb, ws,
+		    i) || count_noun(ws, i + 2) == 1 || (i > 0 && at(ws, i - 1,
 		    "top")))) {
 			in->k = (int)v;
 			ws->used[i] = 1;

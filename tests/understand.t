@@ -680,4 +680,10 @@ test_ok 'the first two words of a longer name, written as a name: "Wu Tang"; not
 	 intent alias.db "songs by wu tang" | grep -q "^liked_creators:\[\"Wu-Tang Clan\"\]" &&
 	 intent alias.db "red hot summer songs" | grep -q "^liked_creators:\[\]"'
 
+# how many: a number before a plural that is not a measure
+test_ok '"2 comedies" asks for two' \
+	'test "$(ids films.db "2 comedies" | wc -w)" = 2'
+test_ok '"songs from 5 years ago" and "under 2 hours" are no count' \
+	'f "movies under 2 hours" | grep -q "^k:10$" && t "songs from 5 years ago" | grep -q "^k:10$"'
+
 done_testing
