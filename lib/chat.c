@@ -56,16 +56,16 @@ rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
     struct rec_buf *key)
 {
 	char *t = rec_catalog_field(kb->cat, kb->c_title, id, len);
-	char *c = rec_catalog_field(kb->cat, kb->c_creator, id, len), *q;
+	char *c = rec_catalog_field(kb->cat, kb->c_creator, id, len);
 	int ok = t && c;
 
+	/* as the SQL function songkey() makes it: the song, not the
+	 * release, by its first creator */
 	rec_buf_reset(key);
 	if (ok) {
-		/* as SQLite's lower() folds: ASCII only */
-		rec_buf_printf(key, "%s\t%s", t, c);
-		for (q = key->data; *q; q++)
-			if (*q >= 'A' && *q <= 'Z')
-				*q = (char)(*q + 32);
+		rec_song_key(key, t, 0);
+		rec_buf_addc(key, '\t');
+		rec_song_key(key, c, 1);
 	}
 	free(t);
 	free(c);

@@ -708,7 +708,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		content += !rec_lex_filler(ws->w[i]);
 	if (kb->c_title && kb->c_creator)
 		negation_in_titles(kb, ws);
-	in->others = other_creators(kb, ws);
+	if (!in->others)	/* "none of those" has set it */
+		in->others = other_creators(kb, ws);
 
 	/* collections: "album X", "X album", with the creator named;
 	 * "songs from Frozen": a collection written as a name that names

@@ -178,6 +178,13 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		 * about something named, not the wish */
 		if (ws->mode[i] != REC_LINK_ASK)
 			continue;
+		/* "top 40 hits" is the chart, not forty: popular */
+		if (num_at(ws, i) == 40 && i > 0 && at(ws, i - 1, "top") &&
+		    count_noun(ws, i + 1) != 1) {
+			in->popular = in->popular ? in->popular : 1;
+			ws->used[i] = ws->used[i - 1] = 1;
+			continue;
+		}
 		/* how many: "5 songs", "top 10", "a few" */
 		if ((v = num_at(ws, i)) >= 1 && v <= 100 && (counted(kb, ws,
 		    i) || count_noun(ws, i + 2) == 1 || (i > 0 && at(ws, i - 1,

@@ -383,6 +383,22 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 				ws->used[k] = 1;
 		hit = 1;
 	}
+	/* "I didn't like any of those", "none of these": the whole list
+	 * is turned down, and its creators with it */
+	for (i = 0; i < ws->n && list->n; i++) {
+		if (ws->used[i] || !(at(ws, i, "those") || at(ws, i, "these") ||
+		    at(ws, i, "them")) || !(ws->neg[i] || ws->mode[i] ==
+		    REC_LINK_DISLIKE || (i > 1 && at(ws, i - 1, "of") &&
+		    at(ws, i - 2, "none"))))
+			continue;
+		for (k = 0; k < list->n; k++)
+			rec_strs_add(&in->disliked_items, list->v[k]);
+		in->others = 2;
+		ws->used[i] = 1;
+		rec_intent_said(in, "%s", "none of those");
+		hit = 2;
+		break;
+	}
 	/* "that artist", "the same band", "not that artist" */
 	for (i = 1; i < ws->n; i++) {
 		const char *focus;
@@ -409,7 +425,7 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 		}
 		rec_intent_said(in, "%s", ws->neg[i] ? "not that artist" :
 		    "that artist");
-		hit = 1;
+		hit = hit ? hit : 1;
 	}
 	return hit;
 }
@@ -621,7 +637,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
 {
 	struct rec_words ws;
-	int cont, rel;
+	int cont, rel, none;
 
 	memset(in, 0, sizeof *in);
 	in->k = 10;
@@ -659,7 +675,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		rec_words_describe(&ws);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */
-	references(kb, &ws, in, prev);
+	none = references(kb, &ws, in, prev) == 2;
 	rec_parse_numbers(kb, &ws, in);
 	rel = relative(kb, &ws, in);
 	rec_link_context(kb, &ws, in, prev);
@@ -672,6 +688,9 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	if (prev)
 		rec_intent_merge(in, prev, cont &&
 		    !rec_intent_has_subject(in));
+	/* "none of those": the creators so far do not show the way */
+	if (none && !in->liked_creators.n)
+		rec_strs_free(&in->similar);
 	else if (in->popular == 3)
 		in->popular = 0;
 	if (cont)

@@ -353,9 +353,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* the same song under another id is a repeat */
 	if (in->shown_keys.n && kb->c_title && kb->c_creator) {
-		rec_buf_printf(&cond, "%slower(coalesce(\"%s\", '')) || char(9) || "
-		    "lower(coalesce(\"%s\", '')) NOT IN (", cond.len ? " AND " :
-		    "", kb->c_title, kb->c_creator);
+		rec_buf_printf(&cond, "%ssongkey(\"%s\", 0) || char(9) || "
+		    "songkey(\"%s\", 1) NOT IN (", cond.len ? " AND " : "",
+		    kb->c_title, kb->c_creator);
 		for (i = 0; i < in->shown_keys.n; i++) {
 			rec_buf_adds(&cond, i ? ", " : "");
 			rec_buf_sql(&cond, in->shown_keys.v[i]);

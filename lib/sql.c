@@ -287,6 +287,26 @@ fn_norm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&b);
 }
 
+/* songkey(value, first): rec_song_key() of the value, the key under
+ * which two releases of a song ("X - Remastered 2011", "X (Live)") or
+ * one name of a list ("A feat. B" when first) are the same */
+static void
+fn_songkey(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct rec_buf b = {0};
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+
+	(void)argc;
+	if (!s) {
+		sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+		return;
+	}
+	rec_song_key(&b, s, sqlite3_value_int(argv[1]) != 0);
+	sqlite3_result_text(ctx, b.data ? b.data : "", (int)b.len,
+	    SQLITE_TRANSIENT);
+	rec_buf_free(&b);
+}
+
 /* the folded values of argv[1..argc), NUL-separated in want; their
  * offsets (*nw of them, NULLs left out), which the caller frees */
 static size_t *
@@ -554,6 +574,8 @@ rec_sql_functions(sqlite3 *db)
 {
 	sqlite3_create_function(db, "norm", 1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_norm, NULL, NULL);
+	sqlite3_create_function(db, "songkey", 2, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, fn_songkey, NULL, NULL);
 	sqlite3_create_function(db, "has", -1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_has, NULL, NULL);
 	sqlite3_create_function(db, "names", -1, SQLITE_UTF8 |

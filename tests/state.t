@@ -78,6 +78,11 @@ test_ok 'seen and liked is a like, and still never shown' \
 test_ok '"I love Inception and Jaws": a capital after a name just read is a name too' \
 	'fresh && talk films.db "I love Inception and Jaws" > /dev/null &&
 	 state | grep -q "^liked_items:\[\"8\",\"16\"\]"'
+test_ok '"I did not like any of those": the list and its creators are turned down, the topic stays' \
+	'fresh && talk tunes.db "2 edm songs" "I did not like any of those, more edm" > out &&
+	 test "$(ids_of 1 < out | tr "\n" " ")" = "t06 t15 " &&
+	 test "$(ids_of 2 < out | tr "\n" " ")" = "t08 " &&
+	 state | grep -q "^disliked_items:\[\"t06\",\"t15\"\]"'
 test_ok 'chit-chat goes on from the state' \
 	'fresh && talk tunes.db "songs by queen" "thanks, sounds good" > out &&
 	 state | grep -q "^liked_creators:\[\"Queen\"\]"'
@@ -87,12 +92,18 @@ test_ok '"more" shows nothing twice' \
 	 test ! -s dup && test -n "$(ids_of 2 < out)"'
 # the same song under another id is a repeat
 printf '%s\n' id,title,artist,popularity,genre 'a1,Same Song,Band A,90,pop' \
-	'a2,Same Song,Band A,80,pop' 'b1,Other Song,Band B,70,pop' 'c1,Third Song,Band C,60,pop' > rel.csv
+	'a2,Same Song,Band A,80,pop' 'b1,Other Song,Band B,70,pop' 'c1,Third Song,Band C,60,pop' \
+	'a3,Same Song - Remastered 2011,Band A,50,pop' 'a4,Same Song (Live),"Band A, Guest",40,pop' \
+	'd1,Fourth Song,Band D,30,pop' > rel.csv
 rec-import -d rel.db items -i id -r title=title -r artist=creator -l genre rel.csv &&
 	rec-bm25 -d rel.db --index || exit 1
 test_ok '"more" does not bring back a song shown under another id' \
 	'fresh && talk rel.db "pop" "more" > out &&
 	 ids_of 1 < out | grep -qx a1 && ! ids_of 2 < out | grep -qx a2'
+test_ok 'nor as a remaster, a live take or with a guest: the same song by the same first creator' \
+	'fresh && talk rel.db "2 pop songs" "more" > out &&
+	 test "$(ids_of 1 < out | tr "\n" " ")" = "a1 b1 " &&
+	 test "$(ids_of 2 < out | tr "\n" " ")" = "c1 d1 "'
 test_ok 'items liked before stay as weaker seeds when the subject changes' \
 	'fresh && talk films.db "I loved Alien" "some comedies" > /dev/null &&
 	 state | grep -q "^earlier_items:\[\"10\"\]" &&

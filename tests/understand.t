@@ -686,4 +686,8 @@ test_ok '"2 comedies" asks for two' \
 test_ok '"songs from 5 years ago" and "under 2 hours" are no count' \
 	'f "movies under 2 hours" | grep -q "^k:10$" && t "songs from 5 years ago" | grep -q "^k:10$"'
 
+test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
+	't "some top 40 hits" > out && grep -q "^k:10$" out && grep -q "^popularity:1$" out &&
+	 t "top 40 songs" | grep -q "^k:40$"'
+
 done_testing
