@@ -12,17 +12,9 @@
 
 #include "converse.h"
 
-static int
-at(const struct rec_words *ws, size_t i, const char *w)
-{
-	return rec_words_at(ws, i, w);
-}
-
-static void
-mark(struct rec_words *ws, size_t i, size_t n)
-{
-	rec_words_mark(ws, i, n);
-}
+/* the words' own helpers, by the short names parse.c uses */
+#define at(ws, i, w)	rec_words_at(ws, i, w)
+#define mark(ws, i, n)	rec_words_mark(ws, i, n)
 
 static double
 num_at(const struct rec_words *ws, size_t i)
