@@ -133,6 +133,7 @@ main(int argc, char **argv)
 		case 'N': o.novelty = rec_arg_number("--novelty", optarg, 0, 1); break;
 		case 'U': o.unique = optarg; break;
 		case 'D': o.diversify = optarg; break;
+		case 'A': split_list(&o.alternate, optarg); break;
 		case 'p': o.per = (size_t)rec_arg_number("--per", optarg, 1, 1e9); break;
 		case 'm': o.mmr = rec_arg_number("--mmr", optarg, 0, 1); break;
 		case 'S': o.space = optarg; break;
@@ -249,6 +250,7 @@ main(int argc, char **argv)
 	rec_pool_free(&pool);
 	rec_strs_free(&o.like);
 	rec_strs_free(&o.unwanted);
+	rec_strs_free(&o.alternate);
 	for (i = 0; i < o.fuse.nw; i++)
 		free((char *)wsrc[i]);
 	free(wsrc);

@@ -235,6 +235,8 @@ static const struct rec_opt rank_opts[] = {
 	{ 'D', "diversify", "FIELD", "at most --per items per value of FIELD",
 	    REC_V_COLUMN, NULL },
 	{ 'p', "per", "N", "(default 1)", REC_V_COUNT, NULL },
+	{ 'A', "alternate", "SRC,...", "the best found by each of these "
+	    "sources in turn,\nthen the rest", REC_V_NONE, NULL },
 	{ 'm', "mmr", "LAMBDA", "maximal marginal relevance over --space",
 	    REC_V_NONE, NULL },
 	{ 'S', "space", "SPACE", "the vector space of --mmr", REC_V_NONE,
@@ -266,7 +268,7 @@ const struct rec_tooldef rec_tool_rank = {
 	"[-u USER] [-P W]\n"
 	"                [-x USER] [-l ID,...] [-L W] [-n ID,...] [-N W] "
 	"[-U FIELD,...]\n"
-	"                [-D FIELD] [-p N] [-m LAMBDA -S SPACE] [-b EXPR] "
+	"                [-D FIELD] [-p N] [-A SRC,...] [-m LAMBDA -S SPACE] [-b EXPR] "
 	"[-w EXPR] [-k N]\n"
 	"                [-s NAME] [-g KEY [-r FILE]]\n", 26,
 	"Fuses the streams of the retrievers (told apart by their as "

@@ -392,6 +392,59 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	return m;
 }
 
+/* --alternate: the best candidate each of the sources found, in
+ * turn, then the next of each, and so on; those none of them found
+ * follow in their order.  "Hip hop or ska": one search's best-known
+ * would otherwise fill the list before the other's first. */
+static void
+alternate(struct rec_ranker *r, struct rec_cand *c, size_t n)
+{
+	const struct rec_pool *p = r->pool;
+	const struct rec_strs *a = &r->o.alternate;
+	unsigned *mask = xcalloc(p->ids.n + 1, sizeof *mask);
+	size_t *pos = xcalloc(a->n + 1, sizeof *pos);
+	struct rec_cand *out = xcalloc(n + 1, sizeof *out);
+	char *done = xcalloc(n + 1, 1);
+	size_t i, j, m = 0, more = 1;
+	msgpack_zone zone;
+	msgpack_object obj;
+
+	msgpack_zone_init(&zone, 1024);
+	for (i = 0; i < p->n; i++) {
+		const msgpack_object *s;
+		size_t u;
+		rec_pool_get(p, i, &zone, &obj);
+		s = rec_map_get(&obj, "src");
+		if (!s || s->type != MSGPACK_OBJECT_STR)
+			continue;
+		u = rec_hash_get(&p->ids, p->raw.data + p->idoff[i],
+		    p->idlen[i]);
+		for (j = 0; j < a->n && j < 32; j++)
+			if (strlen(a->v[j]) == s->via.str.size &&
+			    !memcmp(a->v[j], s->via.str.ptr, s->via.str.size))
+				mask[u] |= 1u << j;
+	}
+	msgpack_zone_destroy(&zone);
+	while (more)
+		for (more = j = 0; j < a->n && j < 32; j++) {
+			while (pos[j] < n && (done[pos[j]] ||
+			    !(mask[c[pos[j]].uid] >> j & 1)))
+				pos[j]++;
+			if (pos[j] < n) {
+				out[m++] = c[pos[j]];
+				done[pos[j]] = more = 1;
+			}
+		}
+	for (i = 0; i < n; i++)
+		if (!done[i])
+			out[m++] = c[i];
+	memcpy(c, out, n * sizeof *c);
+	free(mask);
+	free(pos);
+	free(out);
+	free(done);
+}
+
 /* --mmr over the vectors of --space, for the first k */
 static void
 mmr(struct rec_ranker *r, struct rec_cand *c, size_t n, size_t k)
@@ -541,6 +594,8 @@ rec_ranker_rank(struct rec_ranker *r, const struct rec_pool *p,
 		n = unique(r, c, n);
 	if (o->diversify)
 		n = diversify(r, c, n);
+	if (o->alternate.n)
+		alternate(r, c, n);
 	if (o->mmr >= 0)
 		mmr(r, c, n, o->limit < n ? o->limit : n);
 	r->sure = !r->has_cut || cut_sure(r, c, n, cut_lo, cut_hi, last_kept);

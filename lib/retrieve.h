@@ -188,6 +188,7 @@ struct rec_rank_opts {
 	const char *unique;	/* FIELD,...: the best of each such song */
 	const char *diversify;	/* FIELD: at most per items per value */
 	size_t per;		/* (1) */
+	struct rec_strs alternate;	/* sources whose best come in turn */
 	double mmr;		/* lambda of MMR over space; < 0: none */
 	const char *space;
 	struct rec_jq *by;	/* the score from a jq expression */
