@@ -236,7 +236,7 @@ static const struct rec_opt rank_opts[] = {
 	    REC_V_COLUMN, NULL },
 	{ 'p', "per", "N", "(default 1)", REC_V_COUNT, NULL },
 	{ 'A', "alternate", "SRC,...", "the best found by each of these "
-	    "sources in turn,\nthen the rest", REC_V_NONE, NULL },
+	    "sources in turn", REC_V_NONE, NULL },
 	{ 'm', "mmr", "LAMBDA", "maximal marginal relevance over --space",
 	    REC_V_NONE, NULL },
 	{ 'S', "space", "SPACE", "the vector space of --mmr", REC_V_NONE,

@@ -393,8 +393,8 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 }
 
 /* --alternate: the best candidate each of the sources found, in
- * turn, then the next of each, and so on; those none of them found
- * follow in their order.  "Hip hop or ska": one search's best-known
+ * turn, then the next of each, and so on, in the places those
+ * candidates had; those none of them found keep theirs.  "Hip hop or ska": one search's best-known
  * would otherwise fill the list before the other's first. */
 static void
 alternate(struct rec_ranker *r, struct rec_cand *c, size_t n)
@@ -435,10 +435,10 @@ alternate(struct rec_ranker *r, struct rec_cand *c, size_t n)
 				done[pos[j]] = more = 1;
 			}
 		}
-	for (i = 0; i < n; i++)
-		if (!done[i])
-			out[m++] = c[i];
-	memcpy(c, out, n * sizeof *c);
+	/* into the places those items had: the others keep theirs */
+	for (i = j = 0; i < n && j < m; i++)
+		if (done[i])
+			c[i] = out[j++];
 	free(mask);
 	free(pos);
 	free(out);
