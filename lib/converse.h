@@ -76,6 +76,8 @@ struct rec_intent {
 	struct rec_strs words;	/* other words of meaning, for the text
 				 * encoder; never for a title search */
 	struct rec_strs themes;	/* theme words a title may carry */
+	struct rec_strs alts;	/* genres named apart ("hip hop or ska"):
+				 * alternatives, each its own search */
 	struct rec_strs colls;	/* collections (albums) asked for, folded */
 	/* the conversation */
 	struct rec_strs shown;	/* every item shown */
@@ -267,6 +269,9 @@ void rec_words_describe(struct rec_words *ws);
 /* how many words the phrase ("a b") has at i, unused, or 0 */
 size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);
+/* and whether used or not */
+size_t rec_words_phrase_any(const struct rec_words *ws, size_t i,
+    const char *ph);
 /* whether word i is w */
 int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
 /* marks words [i, i + n) used */
@@ -295,6 +300,12 @@ int rec_words_clause_has(const struct rec_words *ws, size_t i,
  * search, into w (see there) */
 void rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
     const struct rec_strs *s, struct rec_buf *w);
+/* the genre tags of in as the alternatives named, at most max into g */
+size_t rec_tag_groups(const struct rec_intent *in, struct rec_strs *g,
+    size_t max);
+/* whether s is about a theme or an occasion all of whose tags are on
+ * few items ("christmas"): the subject, not a colour of the genre */
+int rec_tag_rare_theme(const struct rec_kb *kb, const struct rec_strs *s);
 /* Links the unused words of ws to the catalog: names (creators, titles,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
@@ -320,6 +331,9 @@ int rec_link_common(const struct rec_kb *kb, const char *w);
 int rec_link_who(const char *w);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
+/* whether a genre at words [i, i + len) is named apart from others */
+int rec_link_apart(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, size_t len);
 /* every word of [i, i + n) that counts written with a capital; *quoted:
  * all of them inside quotes */
 int rec_link_all_cap(const struct rec_kb *kb, const struct rec_words *ws,
@@ -346,6 +360,8 @@ int rec_kb_tag_stem(const struct rec_kb *kb, const char *w,
 /* concept.c: the concept whose words are at i, the longest phrase first
  * (its index, and *n its words), or -1 */
 long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);
+/* and whether its words are used or not */
+long rec_concept_any_at(const struct rec_words *ws, size_t i, size_t *n);
 /* adds concept c (an index of rec_concepts) in the catalog's terms, or
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
@@ -741,5 +757,25 @@ void rec_demos_intent(const struct rec_intent *in, struct rec_buf *b);
  * written whole (O_APPEND); a warning, not an end, when it cannot */
 void rec_demos_record(const char *path, const char *request,
     const char *key, const char *value);
+
+/* plansql.c: the SQL pieces of the policy.  The order of "the most
+ * popular first" (best: "the best"); a creator's best-known items (at
+ * most max, comma-separated, into ids); the categories kept to; the
+ * names() call for creators; an order o spread over creators, those of
+ * the categories cats first in each round; none by the creators names;
+ * a request's decades as tags, in a catalog without dates */
+void rec_plan_order_by(struct rec_kb *kb, int best, struct rec_buf *o);
+void rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
+    struct rec_buf *ids);
+void rec_plan_need_where(struct rec_kb *kb, const struct rec_strs *need,
+    struct rec_buf *b);
+void rec_plan_names_sql(struct rec_kb *kb, const struct rec_strs *names,
+    struct rec_buf *b);
+void rec_plan_spread(const struct rec_kb *kb, const char *o,
+    const char *cats, struct rec_buf *out);
+void rec_plan_not_by(const struct rec_kb *kb, const struct rec_strs *names,
+    struct rec_buf *cond);
+void rec_plan_era_sql(struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *out);
 
 #endif

@@ -154,6 +154,7 @@ static const struct {
 	{ NULL, offsetof(struct rec_intent, boost) },
 	{ NULL, offsetof(struct rec_intent, avoid) },
 	{ NULL, offsetof(struct rec_intent, other_than) },
+	{ NULL, offsetof(struct rec_intent, alts) },
 };
 #define NLISTS (sizeof lists / sizeof lists[0])
 

@@ -32,71 +32,6 @@
 #define arg rec_stage_arg
 #define weight rec_stage_weight
 
-/* the order of "the most popular first", or of "the best" */
-static void
-order_by(struct rec_kb *kb, int best, struct rec_buf *o)
-{
-	if (best && kb->c_rating && kb->c_pop)
-		/* the mean rating, shrunk to 3 for items few rated */
-		rec_buf_printf(o, "(coalesce(\"%s\", 0) * \"%s\" + 3.0 * 25) / "
-		    "(\"%s\" + 25) DESC, \"%s\" DESC, rowid", kb->c_rating,
-		    kb->c_pop, kb->c_pop, kb->c_pop);
-	else {
-		/* ties (a creator's songs, where popularity is the
-		 * creator's) by how many releases the song has, then in
-		 * catalog order, as every ranked list */
-		if (kb->c_pop)
-			rec_buf_printf(o, "\"%s\" DESC, ", kb->c_pop);
-		if (kb->c_releases)
-			rec_buf_printf(o, "\"%s\" DESC, ", kb->c_releases);
-		rec_buf_adds(o, "rowid");
-	}
-}
-
-/* the best-known items of a creator (at most max), for seeds */
-static void
-top_items(struct rec_kb *kb, const char *creator, size_t max,
-    struct rec_buf *ids)
-{
-	static const char what[] = "finding a creator's best-known items";
-	sqlite3_stmt *st;
-	struct rec_buf sql = {0};
-
-	int pass;
-
-	/* the value as the catalog writes it (the column's index), and
-	 * only when the creator has no item of its own, every value that
-	 * names it among others (a scan) */
-	for (pass = 0; pass < 2 && !ids->len; pass++) {
-		rec_buf_reset(&sql);
-		rec_buf_printf(&sql, pass ? "SELECT id FROM items WHERE "
-		    "names(\"%s\", ?) " : "SELECT id FROM items WHERE \"%s\" = "
-		    "? ", kb->c_creator);
-		rec_buf_adds(&sql, "ORDER BY ");
-		order_by(kb, 0, &sql);
-		rec_buf_printf(&sql, " LIMIT %zu", max);
-		st = rec_catalog_prepare(kb->cat, sql.data, what);
-		sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
-		while (rec_catalog_step(kb->cat, st, what))
-			rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
-			    sqlite3_column_text(st, 0));
-		sqlite3_reset(st);
-	}
-	rec_buf_free(&sql);
-}
-
-/* the categories to keep to, as SQL, after the constraints in b */
-static void
-need_where(struct rec_kb *kb, const struct rec_strs *need, struct rec_buf *b)
-{
-	size_t i;
-
-	for (i = 0; i < need->n; i++) {
-		rec_buf_adds(b, b->len ? " AND " : "");
-		rec_kb_cat_sql(kb, rec_facet_split(need->v[i], NULL), b);
-	}
-}
-
 /* the words of a song's other takes, as a regular expression */
 #define VERSION_WORDS "remix|live|acoustic|instrumental|karaoke|cover|" \
 	"bootleg|rework"
@@ -120,29 +55,6 @@ wants_version(const struct rec_intent *in)
 	return 0;
 }
 
-/* whether s is about a theme or an occasion whose tags the catalog
- * has are all tags of few items (under one in fifty): such a tag is
- * what the request is about ("christmas" of "a funny christmas
- * movie"), not a colour of its genre as a mood is ("mellow" reggae) */
-static int
-rare_theme(const struct rec_kb *kb, const struct rec_strs *s)
-{
-	size_t i, k;
-	int n = 0, f;
-
-	for (i = 0; i < s->n; i++) {
-		const char *v = rec_facet_split(s->v[i], &f);
-		if (f != REC_FACET_THEME)
-			return 0;
-		if ((k = rec_hash_get(&kb->tag, v, strlen(v))) == (size_t)-1)
-			continue;
-		if (rec_kb_tag_on(kb, k, 50))
-			return 0;
-		n++;
-	}
-	return n > 0;
-}
-
 /* a rec-bm25 stage over every tags column */
 static void
 tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
@@ -162,81 +74,6 @@ tag_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	arg(s, query);
 }
 
-/* names("creator", 'A', 'B', ...) appended to b */
-static void
-names_sql(struct rec_kb *kb, const struct rec_strs *names, struct rec_buf *b)
-{
-	rec_strs_sql_call(b, "names", kb->c_creator, names);
-}
-
-/* The order o spread over creators: the first two items of each
- * creator in order o, then the next two of each, and so on.  Where
- * popularity is the creator's, the most popular creator's whole work
- * would otherwise come before anyone else's first item (CPCD Hit@10
- * 0.480 -> 0.487; one at a time gave 0.486).  Within each round, the
- * items for which one of the categories cats (or NULL) is among the
- * first three of a ranked list (Last.fm's top tags) come first: "rock"
- * is Led Zeppelin's main tag, Katy Perry's fourth (CPCD turn 1 0.241
- * -> 0.244; the first only gave 0.231). */
-static void
-spread(const struct rec_kb *kb, const char *o, const char *cats,
-    struct rec_buf *out)
-{
-	struct rec_buf pos = {0};
-
-	rec_buf_reset(out);
-	if (kb->c_creator)
-		rec_buf_printf(out, "(row_number() OVER (PARTITION BY \"%s\" "
-		    "ORDER BY %s) - 1) / 2, ", kb->c_creator, o);
-	if (cats)
-		rec_kb_cat_pos_sql(kb, cats, &pos);
-	if (pos.len)
-		rec_buf_printf(out, "%s > 3, ", pos.data);
-	rec_buf_adds(out, o);
-	rec_buf_free(&pos);
-}
-
-/* none by the creators names, alone or among several, after the
- * conditions in cond */
-static void
-not_by(const struct rec_kb *kb, const struct rec_strs *names,
-    struct rec_buf *cond)
-{
-	size_t i;
-
-	for (i = 0; i < names->n && kb->c_creator; i++) {
-		rec_buf_printf(cond, "%sNOT names(\"%s\", ", cond->len ?
-		    " AND " : "", kb->c_creator);
-		rec_buf_sql(cond, names->v[i]);
-		rec_buf_addc(cond, ')');
-	}
-}
-
-/* the decades of the request as SQL on the tag columns, in a catalog
- * without dates (where they are tags), or nothing */
-static void
-era_sql(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *out)
-{
-	struct rec_strs vals = {0};
-	size_t i;
-	int f;
-
-	if (kb->c_year || kb->c_date)
-		return;
-	for (i = 0; i < in->tags.n; i++) {
-		const char *v = rec_facet_split(in->tags.v[i], &f);
-		if (f == REC_FACET_ERA && rec_hash_get(&kb->tag, v,
-		    strlen(v)) != (size_t)-1)
-			rec_strs_add(&vals, v);
-	}
-	if (vals.n) {
-		rec_buf_addc(out, '(');
-		rec_kb_tags_sql(kb, &vals, out);
-		rec_buf_addc(out, ')');
-	}
-	rec_strs_free(&vals);
-}
-
 /* A stream src of the best known (order o, spread over creators) of
  * the categories cats ("a|b": any of them) within the conditions cond */
 static void
@@ -248,11 +85,38 @@ cats_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	rec_buf_add(&w, cond->data ? cond->data : "", cond->len);
 	rec_buf_adds(&w, w.len ? " AND " : "");
 	rec_kb_cat_sql(kb, cats, &w);
-	spread(kb, o, cats, &ord);
+	rec_plan_spread(kb, o, cats, &ord);
 	stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", src, "-k", "300",
 	    "-w", w.data, "-o", ord.data, (char *)NULL);
 	rec_buf_free(&w);
 	rec_buf_free(&ord);
+}
+
+/* "WHEN (one of the tags of g) THEN i" of a CASE over the genres named
+ * apart, appended to b */
+static void
+alt_case(struct rec_kb *kb, const struct rec_strs *g, size_t i,
+    struct rec_buf *b)
+{
+	struct rec_strs vals = {0};
+	struct rec_buf f = {0};
+	size_t j;
+
+	for (j = 0; j < g->n; j++) {
+		const char *v = rec_facet_split(g->v[j], NULL);
+		rec_buf_reset(&f);
+		rec_norm(&f, v, strlen(v));
+		if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
+		    (size_t)-1)
+			rec_strs_add(&vals, f.data);
+	}
+	if (vals.n) {
+		rec_buf_adds(b, b->len ? " WHEN (" : "CASE WHEN (");
+		rec_kb_tags_sql(kb, &vals, b);
+		rec_buf_printf(b, ") THEN %zu", i + 1);
+	}
+	rec_strs_free(&vals);
+	rec_buf_free(&f);
 }
 
 /* A stream of the items of the creators named, the names taken in
@@ -266,7 +130,7 @@ creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	struct rec_buf x = {0}, ord = {0};
 	size_t n = names->n;
 
-	names_sql(kb, names, &x);
+	rec_plan_names_sql(kb, names, &x);
 	if (n > 1)
 		rec_buf_printf(&ord, "row_number() OVER (PARTITION BY (%s - 1) "
 		    "%% %zu ORDER BY %s > %zu, %s), (%s - 1) %% %zu", x.data, n,
@@ -284,7 +148,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
 {
 	struct rec_buf b = {0}, w = {0}, cond = {0}, o = {0}, seedcats = {0};
-	struct rec_buf topic = {0}, ord = {0};
+	struct rec_buf topic = {0}, ord = {0}, alt = {0};
+	size_t nalt = 0;
 	struct rec_strs byc = {0};
 	char num[40];
 	size_t i;
@@ -305,7 +170,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* the conditions every item must meet */
 	rec_intent_where(in, &cond);
-	need_where(kb, &in->need, &cond);
+	rec_plan_need_where(kb, &in->need, &cond);
 	/* tags turned down, except on the creators asked for by name
 	 * (named is surer than a tag: "no hard rock" before "I love
 	 * Queen!") */
@@ -323,7 +188,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	if (b.len && in->liked_creators.n && kb->c_creator) {
 		rec_buf_printf(&cond, "%s(%s OR ", cond.len ? " AND " : "",
 		    b.data);
-		names_sql(kb, &in->liked_creators, &cond);
+		rec_plan_names_sql(kb, &in->liked_creators, &cond);
 		rec_buf_addc(&cond, ')');
 	} else if (b.len)
 		rec_buf_printf(&cond, "%s%s", cond.len ? " AND " : "", b.data);
@@ -335,11 +200,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_sql(&cond, in->avoid.v[i]);
 		}
 	/* what was turned down, alone or among several names */
-	not_by(kb, &in->disliked_creators, &cond);
+	rec_plan_not_by(kb, &in->disliked_creators, &cond);
 	/* "other artists": none by the creators named or liked before; "a
 	 * different band": nor most of the last list's ("and other artists"
 	 * often adds to it) */
-	not_by(kb, &in->other_than, &cond);
+	rec_plan_not_by(kb, &in->other_than, &cond);
 	if (in->others > 1) {
 		struct rec_strs last = {0}, cr = {0};
 		rec_kb_creators_of(kb, &in->last, 10, &last);
@@ -347,7 +212,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			if (!rec_strs_has(&in->liked_creators, last.v[i], 1) &&
 			    !rec_strs_has(&in->similar, last.v[i], 1))
 				rec_strs_add(&cr, last.v[i]);
-		not_by(kb, &cr, &cond);
+		rec_plan_not_by(kb, &cr, &cond);
 		rec_strs_free(&last);
 		rec_strs_free(&cr);
 	}
@@ -362,7 +227,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		rec_buf_addc(&cond, ')');
 	}
-	order_by(kb, in->popular == 2, &o);
+	rec_plan_order_by(kb, in->popular == 2, &o);
 	/* the items asked for by title, first */
 	if (in->wanted.n) {
 		rec_buf_reset(&b);
@@ -460,7 +325,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* creators named as a model: others like them */
 	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
 		rec_buf_reset(&b);
-		top_items(kb, in->similar.v[i], 5, &b);
+		rec_plan_top_items(kb, in->similar.v[i], 5, &b);
 		if (kb->has_knn && b.len)
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "similar",
 			    "-k", "200", "-l", b.data, (char *)NULL);
@@ -493,29 +358,41 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * from what moods and occasions mean in tags (one search would be
 	 * about whichever has more words) */
 	{
-		struct rec_strs g = {0}, m = {0};
+		/* each genre named its own search ("hip hop or ska": one
+		 * would be about the one of more words) */
+		struct rec_strs g[4] = {{0}}, m = {0};
+		size_t ng = rec_tag_groups(in, g, 4);
 		for (i = 0; i < in->tags.n; i++) {
 			int f;
 			rec_facet_split(in->tags.v[i], &f);
-			/* an era ("90s" in a catalog without dates)
-			 * narrows the genre: one search */
-			rec_strs_add(f == REC_FACET_GENRE || f == REC_FACET_ERA ?
-			    &g : &m, in->tags.v[i]);
+			if (f != REC_FACET_GENRE && f != REC_FACET_ERA)
+				rec_strs_add(&m, in->tags.v[i]);
 		}
-		rec_buf_reset(&w);
-		rec_tag_words(kb, in, &g, &w);
-		if (w.len && kb->has_bm25) {
-			tag_stage(kb, p, "topic", "300", w.data);
-			genre = 1;
+		for (i = 0; i < ng; i++) {
+			char name[16];
+			snprintf(name, sizeof name, i ? "topic%zu" : "topic",
+			    i + 1);
+			rec_buf_reset(&w);
+			rec_tag_words(kb, in, &g[i], &w);
+			if (w.len && kb->has_bm25) {
+				tag_stage(kb, p, name, "300", w.data);
+				genre = 1;
+			}
+			/* and which one an item is of, for the prior */
+			if (ng > 1)
+				alt_case(kb, &g[i], i, &alt);
+			rec_strs_free(&g[i]);
 		}
+		if (alt.len)
+			rec_buf_adds(&alt, " END");
+		nalt = ng;
 		rec_buf_reset(&w);
 		rec_tag_words(kb, in, &m, &w);
 		if (w.len && kb->has_bm25) {
 			tag_stage(kb, p, "mood", "300", w.data);
 			mood = 1;
-			rare = rare_theme(kb, &m);
+			rare = rec_tag_rare_theme(kb, &m);
 		}
-		rec_strs_free(&g);
 		rec_strs_free(&m);
 	}
 	if (in->themes.n && kb->has_bm25 && kb->c_title) {
@@ -563,12 +440,22 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	if ((in->boost.n || in->earlier_creators.n) && !by && !similar &&
 	    kb->c_creator && !in->others) {
-		struct rec_strs cr = {0};
+		struct rec_strs cr = {0}, all = {0};
 		for (i = 0; i < in->earlier_creators.n; i++)
 			if (!rec_strs_has(&in->disliked_creators,
 			    in->earlier_creators.v[i], 1))
 				rec_strs_add(&cr, in->earlier_creators.v[i]);
-		rec_kb_creators_of(kb, &in->boost, 6, &cr);
+		/* of the songs liked, the first name of each credit: a
+		 * song by "Burna Boy, Ed Sheeran" is not a taste for Ed
+		 * Sheeran's others */
+		rec_kb_creators_of(kb, &in->boost, 6, &all);
+		for (i = 0; i < all.n; i++) {
+			struct rec_strs parts = {0};
+			rec_name_parts(all.v[i], 0, &parts);
+			rec_strs_add(&cr, parts.n ? parts.v[0] : all.v[i]);
+			rec_strs_free(&parts);
+		}
+		rec_strs_free(&all);
 		if (cr.n) {
 			creators_stage(kb, p, "liked", "200", &cr, o.data);
 			liked = liked_creators = 1;
@@ -656,7 +543,20 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->need.n; i++)
 			rec_buf_printf(&w, "%s%s", w.len ? "|" : "",
 			    rec_facet_split(in->need.v[i], NULL));
-		spread(kb, o.data, w.len ? w.data : NULL, &ord);
+		rec_plan_spread(kb, o.data, w.len ? w.data : NULL, &ord);
+		/* the alternatives named in turn ("hip hop or ska": the
+		 * best-known of each, then the next of each) */
+		if (alt.len) {
+			rec_buf_reset(&w);
+			if (kb->c_creator)
+				rec_buf_printf(&w, "(row_number() OVER "
+				    "(PARTITION BY \"%s\" ORDER BY %s) - 1) / 2, ",
+				    kb->c_creator, o.data);
+			rec_buf_printf(&w, "row_number() OVER (PARTITION BY %s "
+			    "ORDER BY %s), %s", alt.data, o.data, ord.data);
+			rec_buf_reset(&ord);
+			rec_buf_add(&ord, w.data, w.len);
+		}
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prior", "-k",
 		    "300", "-w", b.len ? b.data : "1", "-o", ord.data,
 		    (char *)NULL);
@@ -669,7 +569,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * Madonna": hers from any decade), are relaxed first instead */
 	if (in->fill && cond.len && !in->need.n && !by && (!prior ||
 	    topic.len)) {
-		spread(kb, o.data, NULL, &ord);
+		rec_plan_spread(kb, o.data, NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
 		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
 		p->fill = 1;
@@ -678,7 +578,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * genre of that decade is preferred too ("a 70's soul playlist"
 	 * is no Beyonce) */
 	rec_buf_reset(&b);
-	era_sql(kb, in, &b);
+	rec_plan_era_sql(kb, in, &b);
 	if (b.len) {
 		rec_buf_reset(&w);
 		rec_buf_printf(&w, "%s%s%s", cond.len ? cond.data : "",
@@ -687,13 +587,18 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->prefer.n; i++) {
 		int f;
 		const char *g = rec_facet_split(in->prefer.v[i], &f);
-		/* who it is for, and a mood's or a genre's categories */
-		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" :
-		    "prefer", &cond, g, o.data);
+		char name[16];
+		/* who it is for, and a mood's or a genre's categories,
+		 * each a stream of its own ("country and rock": one
+		 * after the other would rank rock's 301st) */
+		snprintf(name, sizeof name, prefer ? "prefer%d" : "prefer",
+		    prefer + 1);
+		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" : name,
+		    &cond, g, o.data);
 		if (f == REC_FACET_AUDIENCE)
 			audience = 1;
 		else
-			prefer = 1;
+			prefer++;
 	}
 	/* the genres kept to or preferred, of the decade */
 	if (b.len) {
@@ -729,7 +634,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		measured |= in->cons[i].facet != REC_FACET_ERA;
 	if (by && p->nsrc > 1 && measured) {
 		rec_buf_adds(&cond, cond.len ? " AND " : "");
-		names_sql(kb, &in->liked_creators, &cond);
+		rec_plan_names_sql(kb, &in->liked_creators, &cond);
 	}
 	if (cond.len)
 		stage(&p->filt, &p->nfilt, "rec-sql", "-w", cond.data,
@@ -763,8 +668,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (mood)
 			weight(r, "mood", rare ? 1 : genre || named || liked ?
 			    0.35 : 0.7);
-		if (prefer)
-			weight(r, "prefer", era ? 0.5 : 1.2);
+		for (i = 0; i < (size_t)prefer; i++) {
+			char name[16];
+			snprintf(name, sizeof name, i ? "prefer%zu" : "prefer",
+			    i + 1);
+			weight(r, name, era ? 0.5 : 1.2);
+		}
 		if (era)
 			weight(r, "era", 1.2);
 		/* whom it is for guides, and decides over a mood's
@@ -878,6 +787,14 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		arg(&p->filt[p->nfilt - 1], "-p");
 		arg(&p->filt[p->nfilt - 1], "2");
 	}
+	/* the genres named apart in turn */
+	if (alt.len) {
+		rec_buf_reset(&b);
+		for (i = 0; i < nalt; i++)
+			rec_buf_printf(&b, i ? ",topic%zu" : "topic", i + 1);
+		arg(&p->filt[p->nfilt - 1], "-A");
+		arg(&p->filt[p->nfilt - 1], b.data);
+	}
 	snprintf(num, sizeof num, "%d", in->k);
 	arg(&p->filt[p->nfilt - 1], "-k");
 	arg(&p->filt[p->nfilt - 1], num);
@@ -888,4 +805,5 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&seedcats);
 	rec_buf_free(&topic);
 	rec_buf_free(&ord);
+	rec_buf_free(&alt);
 }

@@ -100,3 +100,60 @@ rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_printf(w, "%s%s", w->len ? " " : "", ph.data);
 	rec_buf_free(&ph);
 }
+
+/* The genre and era tags of in, split into the alternatives named
+ * ("hip hop or reggae", "country and soft rock"): a tag or a concept
+ * named apart starts one, the tags that follow go with it, an era goes
+ * with every one.  At most max into g;
+ * returns how many. */
+size_t
+rec_tag_groups(const struct rec_intent *in, struct rec_strs *g, size_t max)
+{
+	size_t i, j, n = 0;
+	int f;
+
+	for (i = 0; i < in->tags.n; i++) {
+		const char *v = rec_facet_split(in->tags.v[i], &f);
+		if (f != REC_FACET_GENRE)
+			continue;
+		if (n && n < max && g[n - 1].n &&
+		    rec_strs_has(&in->alts, v, 1))
+			n++;
+		if (!n)
+			n = 1;
+		rec_strs_add(&g[n - 1], in->tags.v[i]);
+	}
+	for (i = 0; i < in->tags.n; i++) {
+		rec_facet_split(in->tags.v[i], &f);
+		if (f != REC_FACET_ERA)
+			continue;
+		if (!n)
+			n = 1;
+		for (j = 0; j < n; j++)
+			rec_strs_add(&g[j], in->tags.v[i]);
+	}
+	return n;
+}
+
+/* whether s is about a theme or an occasion whose tags the catalog
+ * has are all tags of few items (under one in fifty): such a tag is
+ * what the request is about ("christmas" of "a funny christmas
+ * movie"), not a colour of its genre as a mood is ("mellow" reggae) */
+int
+rec_tag_rare_theme(const struct rec_kb *kb, const struct rec_strs *s)
+{
+	size_t i, k;
+	int n = 0, f;
+
+	for (i = 0; i < s->n; i++) {
+		const char *v = rec_facet_split(s->v[i], &f);
+		if (f != REC_FACET_THEME)
+			return 0;
+		if ((k = rec_hash_get(&kb->tag, v, strlen(v))) == (size_t)-1)
+			continue;
+		if (rec_kb_tag_on(kb, k, 50))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}

@@ -690,4 +690,21 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
 	't "some top 40 hits" > out && grep -q "^k:10$" out && grep -q "^popularity:1$" out &&
 	 t "top 40 songs" | grep -q "^k:40$"'
 
+# genres named apart each have a search of their own: a few of each,
+# though one has the most and best-known songs
+{ echo id,title,artist,popularity,genre
+  awk 'BEGIN { for (i = 1; i <= 12; i++) printf "h%d,Rhyme %d,MC %d,%d,hip hop|rap\n", i, i, i, 100 - i }'
+  echo 'r1,Island Sun,Roots One,5,reggae'
+  echo 'r2,Dub Road,Roots Two,4,reggae'
+  echo 's1,Skank Step,Two Tone,3,ska'
+  echo 'd1,Night Fever,Disco Queen,2,female|disco'
+  echo 'd2,Boogie Down,Disco King,1,disco'; } > alts.csv &&
+	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
+	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
+test_ok '"hip hop or reggae or some ska": each of them in the first six' \
+	'ids alts.db "6 songs, hip hop or reggae or some ska" > out &&
+	 grep -q "h[0-9]" out && grep -q "r[12]" out && grep -q s1 out'
+test_ok '"female disco": one genre of two words, one search' \
+	'rec-plan -d alts.db "some female disco" > out && grep -q "topic" out && ! grep -q "topic2" out'
+
 done_testing
