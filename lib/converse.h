@@ -37,6 +37,9 @@ extern const struct rec_concept rec_concepts[];
 /* 1 for words with no meaning of their own ("the", "songs",
  * "canciones"), for negations ("not", "sin", "ohne") */
 int rec_lex_filler(const char *w);
+/* the first filler word for which test(w, it) holds, or NULL */
+const char *rec_lex_filler_near(const char *w,
+    int (*test)(const char *, const char *));
 int rec_lex_negation(const char *w);
 /* a decade by its name ("nineties", "achtziger"): its first year, or 0 */
 int rec_lex_decade(const char *w);

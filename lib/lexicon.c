@@ -376,6 +376,18 @@ static const char *const filler[] = {
 	NULL
 };
 
+/* the filler word w is a slip of the hand away from (by test), or NULL */
+const char *
+rec_lex_filler_near(const char *w, int (*test)(const char *, const char *))
+{
+	size_t i;
+
+	for (i = 0; filler[i]; i++)
+		if (test(w, filler[i]))
+			return filler[i];
+	return NULL;
+}
+
 int
 rec_lex_filler(const char *w)
 {

@@ -4,7 +4,9 @@
  * put right to one of the catalog's common one-word tags, by a slip of
  * the hand (a letter left out, one too many, two swapped); it is left
  * as written when the catalog or the lexicon knows it, or the titles
- * use it near as often as the tag.
+ * use it near as often as the tag.  A slip in a long word of no meaning
+ * ("awsome") is put right to it, unless the catalog uses the word as
+ * written (a name, a title's word, a tag of more than a few items).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,28 @@ typo(const char *a, size_t an, const char *b, size_t bn)
 	    a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
 }
 
+/* a slip in a long word of no meaning of its own ("awsome") */
+static int
+filler_typo(const char *w, const char *f)
+{
+	size_t n = strlen(f);
+
+	return n >= 6 && typo(w, strlen(w), f, n);
+}
+
+/* the filler word w is a slip of, when the catalog has w at most as a
+ * rare tag: no name, no word of a title */
+static const char *
+filler_slip(struct rec_kb *kb, const char *w, size_t n)
+{
+	if (rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, n), 1000) ||
+	    rec_hash_get(&kb->tword, w, n) != (size_t)-1 ||
+	    rec_hash_get(&kb->creator, w, n) != (size_t)-1 ||
+	    rec_lex_filler(w) || rec_lex_negation(w))
+		return NULL;
+	return rec_lex_filler_near(w, filler_typo);
+}
+
 void
 rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 {
@@ -77,8 +101,18 @@ rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 		size_t n = strlen(w), best = (size_t)-1, t;
 		unsigned mine;
 
+		const char *f;
+
 		if (n < 5 || ws->quoted[i] || strspn(w,
-		    "abcdefghijklmnopqrstuvwxyz") != n || known(kb, ws, i))
+		    "abcdefghijklmnopqrstuvwxyz") != n)
+			continue;
+		if ((f = filler_slip(kb, w, n)) && rec_concept_at(ws, i,
+		    &j) < 0) {
+			free(ws->w[i]);
+			ws->w[i] = xstrdup(f);
+			continue;
+		}
+		if (known(kb, ws, i))
 			continue;
 		t = rec_hash_get(&kb->tword, w, n);
 		mine = t == (size_t)-1 ? 0 : tw[t];

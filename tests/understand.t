@@ -698,7 +698,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'r2,Dub Road,Roots Two,4,reggae'
   echo 's1,Skank Step,Two Tone,3,ska'
   echo 'd1,Night Fever,Disco Queen,2,female|disco'
-  echo 'd2,Boogie Down,Disco King,1,disco'; } > alts.csv &&
+  echo 'd2,Boogie Down,Disco King,1,disco'
+  echo 'p1,Gold,Perfecto,1,trance'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -706,5 +707,9 @@ test_ok '"hip hop or reggae or some ska": each of them in the first six' \
 	 grep -q "h[0-9]" out && grep -q "r[12]" out && grep -q s1 out'
 test_ok '"female disco": one genre of two words, one search' \
 	'rec-plan -d alts.db "some female disco" > out && grep -q "topic" out && ! grep -q "topic2" out'
+
+test_ok 'a slip in a word that says nothing is that word ("awsome, thnks" searches nothing), not a name ("perfecto")' \
+	'intent alts.db "awsome, thnks" | grep -q "^words:\[\]$" &&
+	 intent alts.db "songs by perfecto" | grep -q "^liked_creators:\[\"Perfecto\"\]"'
 
 done_testing
