@@ -638,6 +638,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 {
 	struct rec_words ws;
 	int cont, rel, none;
+	size_t i;
 
 	memset(in, 0, sizeof *in);
 	in->k = 10;
@@ -695,5 +696,14 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		in->popular = 0;
 	if (cont)
 		rec_intent_said(in, "%s", "more of the same");
+	/* "what can you recommend?" with nothing to go on: the best
+	 * known, not a question back */
+	for (i = 0; !rec_intent_goes(in) && i < ws.n; i++)
+		if (rec_words_listed((const char *const[]){ "recommend",
+		    "recommendation", "recommendations", "suggest",
+		    "suggestion", "suggestions", "recomienda", "recomiendas",
+		    "recomendar", "recommande", "recommander", "empfehlen",
+		    "empfiehlst", "recomenda", "recomendar", NULL }, ws.w[i]))
+			in->popular = 1;
 	rec_words_free(&ws);
 }

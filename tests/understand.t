@@ -712,4 +712,8 @@ test_ok 'a slip in a word that says nothing is that word ("awsome, thnks" search
 	'intent alts.db "awsome, thnks" | grep -q "^words:\[\]$" &&
 	 intent alts.db "songs by perfecto" | grep -q "^liked_creators:\[\"Perfecto\"\]"'
 
+test_ok '"what can you recommend?" with nothing to go on: the best known; "hello" is asked what it wants' \
+	'test "$(ids films.db "Yes. What can you recommend?" | wc -w)" -ge 3 &&
+	 test "$(ids films.db "hello" | wc -w)" = 0 && reply films.db "hello" | grep -q "in the mood"'
+
 done_testing
