@@ -93,8 +93,8 @@ plural(struct rec_buf *ph)
 
 /* the concepts whose words are at i, the longest phrase first: the
  * concept's index, and *n the words */
-static long
-concept_at(const struct rec_words *ws, size_t i, size_t *n, int any)
+long
+rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
 {
 	size_t c, best = 0;
 	long found = -1;
@@ -106,12 +106,10 @@ concept_at(const struct rec_words *ws, size_t i, size_t *n, int any)
 			size_t len = strcspn(p, "|"), k;
 			rec_buf_reset(&ph);
 			rec_buf_add(&ph, p, len);
-			k = (any ? rec_words_phrase_any :
-			    rec_words_phrase)(ws, i, ph.data);
+			k = rec_words_phrase(ws, i, ph.data);
 			/* "science fictions", "romances", "rom coms" */
 			if (!k && plural(&ph))
-				k = (any ? rec_words_phrase_any :
-				    rec_words_phrase)(ws, i, ph.data);
+				k = rec_words_phrase(ws, i, ph.data);
 			if (k > best) {
 				best = k;
 				found = (long)c;
@@ -124,18 +122,6 @@ concept_at(const struct rec_words *ws, size_t i, size_t *n, int any)
 	}
 	*n = best;
 	return found;
-}
-
-long
-rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
-{
-	return concept_at(ws, i, n, 0);
-}
-
-long
-rec_concept_any_at(const struct rec_words *ws, size_t i, size_t *n)
-{
-	return concept_at(ws, i, n, 1);
 }
 
 /* "bluesy", "folky", "metallic": a word made of a category of the

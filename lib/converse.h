@@ -79,8 +79,10 @@ struct rec_intent {
 	struct rec_strs words;	/* other words of meaning, for the text
 				 * encoder; never for a title search */
 	struct rec_strs themes;	/* theme words a title may carry */
-	struct rec_strs alts;	/* genres named apart ("hip hop or ska"):
-				 * alternatives, each its own search */
+	struct rec_strs alts;	/* "genre\tstretch": the genres named and
+				 * where between conjunctions; those of
+				 * two stretches are alternatives ("hip
+				 * hop or ska"), each its own search */
 	struct rec_strs colls;	/* collections (albums) asked for, folded */
 	/* the conversation */
 	struct rec_strs shown;	/* every item shown */
@@ -272,9 +274,6 @@ void rec_words_describe(struct rec_words *ws);
 /* how many words the phrase ("a b") has at i, unused, or 0 */
 size_t rec_words_phrase(const struct rec_words *ws, size_t i,
     const char *ph);
-/* and whether used or not */
-size_t rec_words_phrase_any(const struct rec_words *ws, size_t i,
-    const char *ph);
 /* whether word i is w */
 int rec_words_at(const struct rec_words *ws, size_t i, const char *w);
 /* marks words [i, i + n) used */
@@ -334,9 +333,8 @@ int rec_link_common(const struct rec_kb *kb, const char *w);
 int rec_link_who(const char *w);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
-/* whether a genre at words [i, i + len) is named apart from others */
-int rec_link_apart(const struct rec_kb *kb, const struct rec_words *ws,
-    size_t i, size_t len);
+/* the first word of the stretch between conjunctions holding word i */
+size_t rec_link_stretch(const struct rec_words *ws, size_t i);
 /* every word of [i, i + n) that counts written with a capital; *quoted:
  * all of them inside quotes */
 int rec_link_all_cap(const struct rec_kb *kb, const struct rec_words *ws,
@@ -363,8 +361,6 @@ int rec_kb_tag_stem(const struct rec_kb *kb, const char *w,
 /* concept.c: the concept whose words are at i, the longest phrase first
  * (its index, and *n its words), or -1 */
 long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);
-/* and whether its words are used or not */
-long rec_concept_any_at(const struct rec_words *ws, size_t i, size_t *n);
 /* adds concept c (an index of rec_concepts) in the catalog's terms, or
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,

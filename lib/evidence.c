@@ -61,53 +61,21 @@ preposition(const char *w)
 	return rec_words_listed(p, w);
 }
 
-/* whether a genre at word i is named apart from the one before ("hip
- * hop or ska", "country and soft rock"), not as its kind ("female
- * disco", "classic country"): the words before it, past filler,
- * moods, eras and words that are no tag, are a conjunction, another
- * clause or none, and no genre or tag follows it */
-int
-rec_link_apart(const struct rec_kb *kb, const struct rec_words *ws,
-    size_t i, size_t len)
+/* where the stretch of words holding word i begins: after the
+ * conjunction or the clause's start before it.  Genres in one stretch
+ * are one ("female disco", "classic country"); in two, alternatives
+ * ("hip hop or ska", "country and soft rock", "pop, rock"). */
+size_t
+rec_link_stretch(const struct rec_words *ws, size_t i)
 {
 	static const char *const conj[] = { "or", "and", "plus", "also",
 	    "&", "/", "vs", NULL };
-	size_t j = i, n;
-	long c;
+	size_t j = i;
 
-	/* a kind of the genre after it ("classic country") */
-	j = i + len;
-	if (j < ws->n && ws->clause[j] == ws->clause[i] &&
-	    !rec_lex_filler(ws->w[j]) && (((c = rec_concept_any_at(ws, j,
-	    &n)) >= 0 && rec_concepts[c].facet == REC_FACET_GENRE) ||
-	    rec_hash_get(&kb->tag, ws->w[j], strlen(ws->w[j])) !=
-	    (size_t)-1))
-		return 0;
-	j = i;
-
-	while (j-- > 0) {
-		if (ws->clause[j] != ws->clause[i] ||
-		    rec_words_listed(conj, ws->w[j]))
-			return 1;
-		if (rec_lex_filler(ws->w[j]) || isdigit((unsigned char)
-		    ws->w[j][0]))
-			continue;
-		if ((c = rec_concept_any_at(ws, j, &n)) >= 0 &&
-		    rec_concepts[c].facet != REC_FACET_GENRE)
-			continue;
-		if (c < 0 && j > 0 && (c = rec_concept_any_at(ws, j - 1,
-		    &n)) >= 0 && n == 2 && rec_concepts[c].facet !=
-		    REC_FACET_GENRE) {
-			j--;
-			continue;
-		}
-		/* a genre or a tag before it is its kind; another word
-		 * ("modern pop") is not */
-		if (c >= 0 || rec_hash_get(&kb->tag, ws->w[j],
-		    strlen(ws->w[j])) != (size_t)-1)
-			return 0;
-	}
-	return 1;
+	while (j > 0 && ws->clause[j - 1] == ws->clause[i] &&
+	    !rec_words_listed(conj, ws->w[j - 1]))
+		j--;
+	return j;
 }
 
 /* a purpose before word i in its clause ("a playlist for a sunny day",

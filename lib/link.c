@@ -320,11 +320,22 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	}
 }
 
+/* genre g named at word i, and in which stretch */
+static void
+alt(const struct rec_words *ws, size_t i, struct rec_intent *in,
+    const char *g)
+{
+	char b[256];
+
+	snprintf(b, sizeof b, "%s\t%zu", g, rec_link_stretch(ws, i));
+	rec_strs_add(&in->alts, b);
+}
+
 /* a tag value of the catalog as the request's topic (or what it does
  * not want) */
 static void
 add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
-    size_t n, struct rec_intent *in, const char *tag)
+    struct rec_intent *in, const char *tag)
 {
 	struct rec_buf b = {0};
 	int hard;
@@ -337,8 +348,7 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		rec_intent_said(in, "no %s", tag);
 	} else {
 		rec_strs_add(&in->tags, b.data);
-		if (rec_link_apart(kb, ws, i, n))
-			rec_strs_add(&in->alts, tag);
+		alt(ws, i, in, tag);
 		if (rec_kb_category(kb, tag, &hard))
 			rec_strs_add(hard ? &in->need : &in->prefer, b.data);
 		/* a genre's name in a title goes with it ("Jailhouse
@@ -416,7 +426,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	if (strong && n >= 2 && g.len >= 8 && rec_hash_get(&kb->tag, g.data,
 	    g.len) == (size_t)-1 && (k = rec_kb_closest(&kb->tag, g.data,
 	    1)) != (size_t)-1 && strchr(kb->tag.key[k], ' ')) {
-		add_tag(kb, ws, i, n, in, kb->tag.key[k]);
+		add_tag(kb, ws, i, in, kb->tag.key[k]);
 		mark(ws, i, n);
 		rec_buf_free(&g);
 		return 1;
@@ -528,7 +538,7 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			    !rec_kb_tag_stem(kb, ws->w[i], &g)))
 				continue;
 			before = in->need.n;
-			add_tag(kb, ws, i, n, in, g.data);
+			add_tag(kb, ws, i, in, g.data);
 			note_need(sp, nsp, in, before, i, n);
 			mark(ws, i, n);
 		}
@@ -857,8 +867,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,
 		    "enough"), g.data);
-		if (rec_link_apart(kb, ws, i, n))
-			rec_strs_add(&in->alts, rec_concepts[c].name);
+		alt(ws, i, in, rec_concepts[c].name);
 		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);
 	}

@@ -98,8 +98,9 @@ stream_reason(struct rec_buf *b, const char *w, size_t n)
 			q = e;
 		for (i = 0; said[i].src; i++) {
 			l = strlen(said[i].src);
+			/* "prefer2": the second such stream */
 			if ((size_t)(q - p) > l && !strncmp(p, said[i].src, l) &&
-			    p[l] == ' ')
+			    (p[l + strspn(p + l, "0123456789")] == ' '))
 				break;
 		}
 		if (said[i].src && (best == (size_t)-1 ||

@@ -3,7 +3,9 @@
  * topic, a mood): a catalog's tag of several words as a phrase, the
  * words of others without the broad ones and the filler.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "converse.h"
 
@@ -102,33 +104,42 @@ rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
 }
 
 /* The genre and era tags of in, split into the alternatives named
- * ("hip hop or reggae", "country and soft rock"): a tag or a concept
- * named apart starts one, the tags that follow go with it, an era goes
- * with every one.  At most max into g;
- * returns how many. */
+ * ("hip hop or reggae", "country and soft rock"): the genres of one
+ * stretch between conjunctions (in->alts) are one, the tags a concept
+ * adds go with its name before them, an era goes with every one.  At
+ * most max groups into g; returns how many. */
 size_t
 rec_tag_groups(const struct rec_intent *in, struct rec_strs *g, size_t max)
 {
-	size_t i, j, n = 0;
+	long key[8], cur = -1;
+	size_t i, j, k, n = 0;
 	int f;
 
+	if (max > 8)
+		max = 8;
 	for (i = 0; i < in->tags.n; i++) {
 		const char *v = rec_facet_split(in->tags.v[i], &f);
+		size_t vn = strlen(v);
 		if (f != REC_FACET_GENRE)
 			continue;
-		if (n && n < max && g[n - 1].n &&
-		    rec_strs_has(&in->alts, v, 1))
-			n++;
-		if (!n)
-			n = 1;
-		rec_strs_add(&g[n - 1], in->tags.v[i]);
+		for (k = 0; k < in->alts.n; k++)
+			if (!strncasecmp(in->alts.v[k], v, vn) &&
+			    in->alts.v[k][vn] == '\t') {
+				cur = strtol(in->alts.v[k] + vn + 1, NULL, 10);
+				break;
+			}
+		for (j = 0; j < n && key[j] != cur; j++)
+			;
+		if (j == n && n < max)
+			key[n++] = cur;
+		rec_strs_add(&g[j < n ? j : n - 1], in->tags.v[i]);
 	}
 	for (i = 0; i < in->tags.n; i++) {
 		rec_facet_split(in->tags.v[i], &f);
 		if (f != REC_FACET_ERA)
 			continue;
 		if (!n)
-			n = 1;
+			key[n++] = -1;
 		for (j = 0; j < n; j++)
 			rec_strs_add(&g[j], in->tags.v[i]);
 	}

@@ -340,12 +340,6 @@ rec_words_phrase(const struct rec_words *ws, size_t i, const char *ph)
 	return phrase_at(ws, i, ph, 0);
 }
 
-size_t
-rec_words_phrase_any(const struct rec_words *ws, size_t i, const char *ph)
-{
-	return phrase_at(ws, i, ph, ANY_USED);
-}
-
 /* whether word i's clause holds one of the phrases */
 int
 rec_words_clause_has(const struct rec_words *ws, size_t i,
