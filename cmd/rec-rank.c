@@ -179,6 +179,8 @@ main(int argc, char **argv)
 		db = need_db(db, dbpath, "--novelty");
 	if (o.diversify)
 		db = need_db(db, dbpath, "--diversify");
+	if (o.alternate.n > 32)
+		rec_usage_die("--alternate: at most 32 sources");
 	if (o.unique)
 		db = need_db(db, dbpath, "--unique");
 	if (o.space)

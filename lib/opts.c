@@ -268,9 +268,9 @@ const struct rec_tooldef rec_tool_rank = {
 	"[-u USER] [-P W]\n"
 	"                [-x USER] [-l ID,...] [-L W] [-n ID,...] [-N W] "
 	"[-U FIELD,...]\n"
-	"                [-D FIELD] [-p N] [-A SRC,...] [-m LAMBDA -S SPACE] [-b EXPR] "
-	"[-w EXPR] [-k N]\n"
-	"                [-s NAME] [-g KEY [-r FILE]]\n", 26,
+	"                [-D FIELD] [-p N] [-A SRC,...] [-m LAMBDA -S SPACE] "
+	"[-b EXPR]\n"
+	"                [-w EXPR] [-k N] [-s NAME] [-g KEY [-r FILE]]\n", 26,
 	"Fuses the streams of the retrievers (told apart by their as "
 	"names), removes the unwanted, trades relevance for novelty or "
 	"variety, and cuts the list. Called once, last; rec adds what the "

@@ -394,8 +394,9 @@ diversify(struct rec_ranker *r, struct rec_cand *c, size_t n)
 
 /* --alternate: the best candidate each of the sources found, in
  * turn, then the next of each, and so on, in the places those
- * candidates had; those none of them found keep theirs.  "Hip hop or ska": one search's best-known
- * would otherwise fill the list before the other's first. */
+ * candidates had; those none of them found keep theirs.  "Hip hop or
+ * ska": one search's best-known would otherwise fill the list before
+ * the other's first. */
 static void
 alternate(struct rec_ranker *r, struct rec_cand *c, size_t n)
 {
@@ -501,7 +502,7 @@ cut_sure(const struct rec_ranker *r, const struct rec_cand *c, size_t n,
 	double ub, amax, t;
 
 	if (o->fuse.mode != REC_FUSE_BEST || o->by || o->where ||
-	    o->mmr >= 0 || !last_kept || !o->limit ||
+	    o->mmr >= 0 || o->alternate.n || !last_kept || !o->limit ||
 	    o->limit == (size_t)-1 || n < o->limit || !(r->cut >= lo))
 		return 0;
 	t = c[o->limit - 1].r.score;

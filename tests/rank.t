@@ -155,4 +155,7 @@ test_ok '--alternate takes the best of each source in turn; the others keep thei
 	 test "$(rec-rank -A a,b -k 3 < alt.jsonl | ids)" = "a1 b1 c1 " &&
 	 test "$(rec-rank < alt.jsonl | ids)" = "a1 a2 c1 a3 b1 b2 "'
 
+test_fail '--alternate takes at most 32 sources' 2 'at most 32 sources' \
+	'rec-rank -A $(seq -s, 1 33) < /dev/null'
+
 done_testing
