@@ -703,7 +703,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		    "recommendation", "recommendations", "suggest",
 		    "suggestion", "suggestions", "recomienda", "recomiendas",
 		    "recomendar", "recommande", "recommander", "empfehlen",
-		    "empfiehlst", "recomenda", "recomendar", NULL }, ws.w[i]))
+		    "empfiehlst", "recomenda", NULL }, ws.w[i]))
 			in->popular = 1;
 	rec_words_free(&ws);
 }

@@ -75,17 +75,36 @@ filler_typo(const char *w, const char *f)
 	return n >= 6 && typo(w, strlen(w), f, n);
 }
 
-/* the filler word w is a slip of, when the catalog has w at most as a
- * rare tag: no name, no word of a title */
+/* whether w (n letters) is a word of a creator's name ("perfecto" of
+ * Perfecto Allstarz); a scan, for the few words a slip may stand for */
+static int
+name_word(const struct rec_kb *kb, const char *w, size_t n)
+{
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < kb->creator.n; i++)
+		for (p = kb->creator.key[i]; (p = strstr(p, w)); p++)
+			if ((p == kb->creator.key[i] || p[-1] == ' ') &&
+			    (p[n] == ' ' || !p[n]))
+				return 1;
+	return 0;
+}
+
+/* the filler word w (six letters or more) is a slip of, when the
+ * catalog has w at most as a rare tag: no word of a name or a title.
+ * Shorter words are too often other words ("round", "tough"). */
 static const char *
 filler_slip(struct rec_kb *kb, const char *w, size_t n)
 {
-	if (rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, n), 1000) ||
+	const char *f;
+
+	if (n < 6 || rec_kb_tag_on(kb, rec_hash_get(&kb->tag, w, n), 1000) ||
 	    rec_hash_get(&kb->tword, w, n) != (size_t)-1 ||
-	    rec_hash_get(&kb->creator, w, n) != (size_t)-1 ||
 	    rec_lex_filler(w) || rec_lex_negation(w))
 		return NULL;
-	return rec_lex_filler_near(w, filler_typo);
+	f = rec_lex_filler_near(w, filler_typo);
+	return f && !name_word(kb, w, n) ? f : NULL;
 }
 
 void
@@ -98,16 +117,15 @@ rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 	uses = kb->spell.val;
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
-		size_t n = strlen(w), best = (size_t)-1, t;
+		size_t n = strlen(w), best = (size_t)-1, t, words;
 		unsigned mine;
-
 		const char *f;
 
 		if (n < 5 || ws->quoted[i] || strspn(w,
 		    "abcdefghijklmnopqrstuvwxyz") != n)
 			continue;
 		if ((f = filler_slip(kb, w, n)) && rec_concept_at(ws, i,
-		    &j) < 0) {
+		    &words) < 0) {
 			free(ws->w[i]);
 			ws->w[i] = xstrdup(f);
 			continue;
