@@ -706,8 +706,11 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
 	'ids alts.db "6 songs, hip hop or reggae or some ska" > out &&
 	 grep -q "h[0-9]" out && grep -q "r[12]" out && grep -q s1 out'
-test_ok '"female disco": one genre of two words, one search' \
-	'rec-plan -d alts.db "some female disco" > out && grep -q "topic" out && ! grep -q "topic2" out'
+test_ok '"female disco": one genre of two words, one search, in any order with another' \
+	'rec-plan -d alts.db "some female disco" > out && grep -q "topic" out && ! grep -q "topic2" out &&
+	 for m in "hip hop or female disco" "female disco or hip hop"; do
+	   rec-plan -d alts.db "$m" > out && grep -q "topic2" out && ! grep -q "topic3" out &&
+	   grep -q "topic[0-9]* -k 300 -f genre -- .female disco" out || exit 1; done'
 
 test_ok 'a slip in a long word that says nothing is that word ("awsome, amazng" searches nothing), not a name ("perfecto")' \
 	'intent alts.db "awsome, amazng" | grep -q "^words:\[\]$" &&
