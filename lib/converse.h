@@ -333,8 +333,10 @@ int rec_link_common(const struct rec_kb *kb, const char *w);
 int rec_link_who(const char *w);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
-/* the first word of the stretch between conjunctions holding word i */
-size_t rec_link_stretch(const struct rec_words *ws, size_t i);
+/* genre g named at word i, and in which stretch between conjunctions,
+ * into in->alts */
+void rec_link_alt(const struct rec_words *ws, size_t i, struct rec_intent *in,
+    const char *g);
 /* every word of [i, i + n) that counts written with a capital; *quoted:
  * all of them inside quotes */
 int rec_link_all_cap(const struct rec_kb *kb, const struct rec_words *ws,

@@ -61,21 +61,26 @@ preposition(const char *w)
 	return rec_words_listed(p, w);
 }
 
-/* where the stretch of words holding word i begins: after the
- * conjunction or the clause's start before it.  Genres in one stretch
- * are one ("female disco", "classic country"); in two, alternatives
- * ("hip hop or ska", "country and soft rock", "pop, rock"). */
-size_t
-rec_link_stretch(const struct rec_words *ws, size_t i)
+/* Genre g named at word i, into in->alts with where the stretch of
+ * words holding it begins: after the conjunction or the clause's start
+ * before it.  Genres of one stretch are one ("female disco", "classic
+ * country"); of two, alternatives ("hip hop or ska", "country and soft
+ * rock", "pop, rock"). */
+void
+rec_link_alt(const struct rec_words *ws, size_t i, struct rec_intent *in,
+    const char *g)
 {
 	static const char *const conj[] = { "or", "and", "plus", "also",
 	    "&", "/", "vs", NULL };
+	struct rec_buf b = {0};
 	size_t j = i;
 
 	while (j > 0 && ws->clause[j - 1] == ws->clause[i] &&
 	    !rec_words_listed(conj, ws->w[j - 1]))
 		j--;
-	return j;
+	rec_buf_printf(&b, "%s\t%zu", g, j);
+	rec_strs_add(&in->alts, b.data);
+	rec_buf_free(&b);
 }
 
 /* a purpose before word i in its clause ("a playlist for a sunny day",

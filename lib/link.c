@@ -320,17 +320,6 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	}
 }
 
-/* genre g named at word i, and in which stretch */
-static void
-alt(const struct rec_words *ws, size_t i, struct rec_intent *in,
-    const char *g)
-{
-	char b[256];
-
-	snprintf(b, sizeof b, "%s\t%zu", g, rec_link_stretch(ws, i));
-	rec_strs_add(&in->alts, b);
-}
-
 /* a tag value of the catalog as the request's topic (or what it does
  * not want) */
 static void
@@ -348,7 +337,7 @@ add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		rec_intent_said(in, "no %s", tag);
 	} else {
 		rec_strs_add(&in->tags, b.data);
-		alt(ws, i, in, tag);
+		rec_link_alt(ws, i, in, tag);
 		if (rec_kb_category(kb, tag, &hard))
 			rec_strs_add(hard ? &in->need : &in->prefer, b.data);
 		/* a genre's name in a title goes with it ("Jailhouse
@@ -867,7 +856,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,
 		    "enough"), g.data);
-		alt(ws, i, in, rec_concepts[c].name);
+		rec_link_alt(ws, i, in, rec_concepts[c].name);
 		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);
 	}
