@@ -333,6 +333,9 @@ int rec_link_common(const struct rec_kb *kb, const char *w);
 int rec_link_who(const char *w);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
+/* whether word i is a thing of an occasion ("for cleaning the house"),
+ * not a tag */
+int rec_link_place(const struct rec_words *ws, size_t i);
 /* genre g named at word i, and in which stretch between conjunctions,
  * into in->alts */
 void rec_link_alt(const struct rec_words *ws, size_t i, struct rec_intent *in,

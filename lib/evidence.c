@@ -105,6 +105,29 @@ purpose(const struct rec_words *ws, size_t i)
 	return 0;
 }
 
+/* whether word i is a thing of the occasion, not a tag: after "the"
+ * or "my" at the end of a clause of purpose ("for cleaning the house",
+ * "while I clean my room"), though the catalog has "house" for a
+ * genre */
+int
+rec_link_place(const struct rec_words *ws, size_t i)
+{
+	static const char *const det[] = { "the", "my", "our", "your", "his",
+	    "her", "their", NULL };
+	static const char *const after[] = { "too", "also", "again", "now",
+	    "today", "tonight", NULL };
+	size_t j = i + 1;
+
+	/* the clause's last word: "the blues lovers", "my rock band"
+	 * name a kind */
+	while (j < ws->n && ws->clause[j] == ws->clause[i] &&
+	    (rec_lex_filler(ws->w[j]) || rec_words_listed(after, ws->w[j])))
+		j++;
+	return i > 0 && rec_words_listed(det, ws->w[i - 1]) && !ws->cap[i] &&
+	    !ws->quoted[i] && (j == ws->n || ws->clause[j] != ws->clause[i]) &&
+	    purpose(ws, i);
+}
+
 int
 rec_link_cued(const struct rec_words *ws, size_t i)
 {

@@ -700,7 +700,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'd1,Night Fever,Disco Queen,2,female|disco'
   echo 'd2,Boogie Down,Disco King,1,disco'
   echo 'p1,Gold,Perfecto Allstarz,1,trance'
-  echo 'p2,Silver,Perfecto Grande,1,trance'; } > alts.csv &&
+  echo 'p2,Silver,Perfecto Grande,1,trance'
+  echo 'e1,Deep Night,Club Kid,1,house'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -719,5 +720,9 @@ test_ok 'a slip in a long word that says nothing is that word ("awsome, amazng" 
 test_ok '"what can you recommend?" with nothing to go on: the best known; "hello" is asked what it wants' \
 	'test "$(ids films.db "Yes. What can you recommend?" | wc -w)" -ge 3 &&
 	 test "$(ids films.db "hello" | wc -w)" = 0 && reply films.db "hello" | grep -q "in the mood"'
+
+test_ok '"for cleaning the house": the house is the occasion'"'"'s, not the genre; "for the house lovers" is the genre' \
+	'! intent alts.db "a playlist for cleaning the house too" | grep -q "genre:house" &&
+	 intent alts.db "a playlist for the house lovers" | grep -q "^tags:\[\"genre:house\"\]"'
 
 done_testing
