@@ -103,31 +103,47 @@ rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&ph);
 }
 
+/* the stretch (in->alts) genre v was named in this turn, or -1 */
+static long
+stretch_of(const struct rec_intent *in, const char *v)
+{
+	size_t k, vn = strlen(v);
+
+	for (k = 0; k < in->alts.n; k++)
+		if (!strncasecmp(in->alts.v[k], v, vn) &&
+		    in->alts.v[k][vn] == '\t')
+			return strtol(in->alts.v[k] + vn + 1, NULL, 10);
+	return -1;
+}
+
 /* The genre and era tags of in, split into the alternatives named
  * ("hip hop or reggae", "country and soft rock"): the genres of one
  * stretch between conjunctions (in->alts) are one, the tags a concept
- * adds go with its name before them, an era goes with every one.  At
- * most max groups into g; returns how many. */
+ * adds go with its name before them, those of earlier turns with the
+ * first ("thriller please" after drama: drama thrillers, not one or the
+ * other), an era goes with every one.  At most max groups into g;
+ * returns how many. */
 size_t
 rec_tag_groups(const struct rec_intent *in, struct rec_strs *g, size_t max)
 {
-	long key[8], cur = -1;
-	size_t i, j, k, n = 0;
+	long key[8], cur = -1, first = -1, s;
+	size_t i, j, n = 0;
 	int f;
 
 	if (max > 8)
 		max = 8;
+	for (i = 0; i < in->tags.n && first < 0; i++)
+		if (rec_facet_split(in->tags.v[i], &f) && f == REC_FACET_GENRE)
+			first = stretch_of(in, rec_facet_split(in->tags.v[i],
+			    NULL));
 	for (i = 0; i < in->tags.n; i++) {
 		const char *v = rec_facet_split(in->tags.v[i], &f);
-		size_t vn = strlen(v);
 		if (f != REC_FACET_GENRE)
 			continue;
-		for (k = 0; k < in->alts.n; k++)
-			if (!strncasecmp(in->alts.v[k], v, vn) &&
-			    in->alts.v[k][vn] == '\t') {
-				cur = strtol(in->alts.v[k] + vn + 1, NULL, 10);
-				break;
-			}
+		if ((s = stretch_of(in, v)) >= 0)
+			cur = s;
+		else if (cur < 0)
+			cur = first;
 		for (j = 0; j < n && key[j] != cur; j++)
 			;
 		if (j == n && n < max)
