@@ -153,6 +153,7 @@ test_ok '--alternate takes the best of each source in turn; the others keep thei
 	   "{\"id\":\"b1\",\"score\":1,\"src\":\"b\"}" "{\"id\":\"b2\",\"score\":0.5,\"src\":\"b\"}" > alt.jsonl &&
 	 test "$(rec-rank -A a,b < alt.jsonl | ids)" = "a1 b1 c1 a2 b2 a3 " &&
 	 test "$(rec-rank -A a,b -k 3 < alt.jsonl | ids)" = "a1 b1 c1 " &&
+	 test "$(rec-rank -A a,a,b < alt.jsonl | ids)" = "a1 a2 c1 b1 a3 b2 " &&
 	 test "$(rec-rank < alt.jsonl | ids)" = "a1 a2 c1 a3 b1 b2 "'
 
 test_fail '--alternate takes at most 32 sources' 2 'at most 32 sources' \
