@@ -29,7 +29,6 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	double *lo, *hi, *acc;
 	char *seen;
 	msgpack_zone zone;
-	msgpack_object obj;
 	struct rec_cand *c;
 
 	src = xcalloc(p->n + 1, sizeof *src);
@@ -38,14 +37,9 @@ rec_fuse(const struct rec_pool *p, const struct rec_fuse_opts *o,
 	/* the best score of an id needs no sources: records unpacked
 	 * again only for a fusion */
 	for (i = 0; i < p->n && o->mode != REC_FUSE_BEST; i++) {
-		const msgpack_object *s;
-		rec_pool_get(p, i, &zone, &obj);
-		s = rec_map_get(&obj, "src");
-		if (s && s->type == MSGPACK_OBJECT_STR)
-			src[i] = rec_hash_put(&srcs, s->via.str.ptr,
-			    s->via.str.size, NULL);
-		else
-			src[i] = rec_hash_put(&srcs, "", 0, NULL);
+		size_t len = 0;
+		const char *s = rec_pool_src(p, i, &zone, &len);
+		src[i] = rec_hash_put(&srcs, s ? s : "", len, NULL);
 	}
 	msgpack_zone_destroy(&zone);
 	srank = xcalloc(srcs.n + 1, sizeof *srank);

@@ -31,6 +31,21 @@ rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
 		rec_die("internal error: pool record %zu", i);
 }
 
+const char *
+rec_pool_src(const struct rec_pool *p, size_t i, msgpack_zone *zone,
+    size_t *len)
+{
+	msgpack_object obj;
+	const msgpack_object *s;
+
+	rec_pool_get(p, i, zone, &obj);
+	s = rec_map_get(&obj, "src");
+	if (!s || s->type != MSGPACK_OBJECT_STR)
+		return NULL;
+	*len = s->via.str.size;
+	return s->via.str.ptr;
+}
+
 void
 rec_pool_free(struct rec_pool *p)
 {

@@ -274,17 +274,12 @@ provenance(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	size_t *rank = xcalloc(p->n + 1, sizeof *rank);
 	size_t *cnt = xcalloc(p->n + 1, sizeof *cnt);
 	char **label = xcalloc(p->n + 1, sizeof *label);
-	msgpack_object o;
 	size_t i, j;
 
 	for (j = 0; j < p->n; j++) {
-		const msgpack_object *s;
-		size_t k;
-		rec_pool_get(p, j, &r->zone, &o);
-		s = rec_map_get(&o, "src");
-		k = s && s->type == MSGPACK_OBJECT_STR ?
-		    rec_hash_put(&srcs, s->via.str.ptr, s->via.str.size,
-		    NULL) : rec_hash_put(&srcs, "?", 1, NULL);
+		size_t k, len = 1;
+		const char *s = rec_pool_src(p, j, &r->zone, &len);
+		k = rec_hash_put(&srcs, s ? s : "?", len, NULL);
 		rank[j] = ++cnt[k];
 		label[j] = srcs.key[k];
 	}
@@ -408,21 +403,17 @@ alternate(struct rec_ranker *r, struct rec_cand *c, size_t n)
 	char *done = xcalloc(n + 1, 1);
 	size_t i, j, m = 0, more = 1;
 	msgpack_zone zone;
-	msgpack_object obj;
 
 	msgpack_zone_init(&zone, 1024);
 	for (i = 0; i < p->n; i++) {
-		const msgpack_object *s;
-		size_t u;
-		rec_pool_get(p, i, &zone, &obj);
-		s = rec_map_get(&obj, "src");
-		if (!s || s->type != MSGPACK_OBJECT_STR)
+		size_t u, len;
+		const char *s = rec_pool_src(p, i, &zone, &len);
+		if (!s)
 			continue;
 		u = rec_hash_get(&p->ids, p->raw.data + p->idoff[i],
 		    p->idlen[i]);
 		for (j = 0; j < a->n && j < 32; j++)
-			if (strlen(a->v[j]) == s->via.str.size &&
-			    !memcmp(a->v[j], s->via.str.ptr, s->via.str.size))
+			if (strlen(a->v[j]) == len && !memcmp(a->v[j], s, len))
 				mask[u] |= 1u << j;
 	}
 	msgpack_zone_destroy(&zone);

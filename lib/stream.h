@@ -148,6 +148,9 @@ void rec_write_fused(struct rec_writer *w, const struct rec_pool *pool,
 /* unpacks record i into obj, using zone */
 void rec_pool_get(const struct rec_pool *p, size_t i, msgpack_zone *zone,
     msgpack_object *obj);
+/* record i's src (len bytes, in zone), or NULL when it has none */
+const char *rec_pool_src(const struct rec_pool *p, size_t i,
+    msgpack_zone *zone, size_t *len);
 
 /* group.c: grouped streams (rec-candidates(5)): every record carries
  * the group key, a string naming its list (a user, say); the records of
