@@ -766,7 +766,8 @@ void rec_demos_record(const char *path, const char *request,
  * popular first" (best: "the best"); a creator's best-known items (at
  * most max, comma-separated, into ids); the categories kept to; the
  * names() call for creators; an order o spread over creators, those of
- * the categories cats first in each round; none by the creators names;
+ * the categories cats first in each round (the alternatives alt in
+ * turn); none by the creators names;
  * a request's decades as tags, in a catalog without dates */
 void rec_plan_order_by(struct rec_kb *kb, int best, struct rec_buf *o);
 void rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
@@ -776,7 +777,7 @@ void rec_plan_need_where(struct rec_kb *kb, const struct rec_strs *need,
 void rec_plan_names_sql(struct rec_kb *kb, const struct rec_strs *names,
     struct rec_buf *b);
 void rec_plan_spread(const struct rec_kb *kb, const char *o,
-    const char *cats, struct rec_buf *out);
+    const char *cats, const char *alt, struct rec_buf *out);
 void rec_plan_not_by(const struct rec_kb *kb, const struct rec_strs *names,
     struct rec_buf *cond);
 void rec_plan_era_sql(struct rec_kb *kb, const struct rec_intent *in,

@@ -89,10 +89,12 @@ rec_plan_names_sql(struct rec_kb *kb, const struct rec_strs *names,
  * items for which one of the categories cats (or NULL) is among the
  * first three of a ranked list (Last.fm's top tags) come first: "rock"
  * is Led Zeppelin's main tag, Katy Perry's fourth (CPCD turn 1 0.241
- * -> 0.244; the first only gave 0.231). */
+ * -> 0.244; the first only gave 0.231).  With alt (an expression
+ * telling the alternatives named apart, or NULL), each round takes the
+ * best-known of each in turn ("hip hop or ska"). */
 void
 rec_plan_spread(const struct rec_kb *kb, const char *o, const char *cats,
-    struct rec_buf *out)
+    const char *alt, struct rec_buf *out)
 {
 	struct rec_buf pos = {0};
 
@@ -100,6 +102,9 @@ rec_plan_spread(const struct rec_kb *kb, const char *o, const char *cats,
 	if (kb->c_creator)
 		rec_buf_printf(out, "(row_number() OVER (PARTITION BY \"%s\" "
 		    "ORDER BY %s) - 1) / 2, ", kb->c_creator, o);
+	if (alt)
+		rec_buf_printf(out, "row_number() OVER (PARTITION BY %s "
+		    "ORDER BY %s), ", alt, o);
 	if (cats)
 		rec_kb_cat_pos_sql(kb, cats, &pos);
 	if (pos.len)

@@ -85,7 +85,7 @@ cats_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	rec_buf_add(&w, cond->data ? cond->data : "", cond->len);
 	rec_buf_adds(&w, w.len ? " AND " : "");
 	rec_kb_cat_sql(kb, cats, &w);
-	rec_plan_spread(kb, o, cats, &ord);
+	rec_plan_spread(kb, o, cats, NULL, &ord);
 	stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", src, "-k", "300",
 	    "-w", w.data, "-o", ord.data, (char *)NULL);
 	rec_buf_free(&w);
@@ -543,20 +543,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->need.n; i++)
 			rec_buf_printf(&w, "%s%s", w.len ? "|" : "",
 			    rec_facet_split(in->need.v[i], NULL));
-		rec_plan_spread(kb, o.data, w.len ? w.data : NULL, &ord);
-		/* the alternatives named in turn ("hip hop or ska": the
-		 * best-known of each, then the next of each) */
-		if (alt.len) {
-			rec_buf_reset(&w);
-			if (kb->c_creator)
-				rec_buf_printf(&w, "(row_number() OVER "
-				    "(PARTITION BY \"%s\" ORDER BY %s) - 1) / 2, ",
-				    kb->c_creator, o.data);
-			rec_buf_printf(&w, "row_number() OVER (PARTITION BY %s "
-			    "ORDER BY %s), %s", alt.data, o.data, ord.data);
-			rec_buf_reset(&ord);
-			rec_buf_add(&ord, w.data, w.len);
-		}
+		/* the alternatives named in turn */
+		rec_plan_spread(kb, o.data, w.len ? w.data : NULL, alt.len ?
+		    alt.data : NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "prior", "-k",
 		    "300", "-w", b.len ? b.data : "1", "-o", ord.data,
 		    (char *)NULL);
@@ -569,7 +558,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	 * Madonna": hers from any decade), are relaxed first instead */
 	if (in->fill && cond.len && !in->need.n && !by && (!prior ||
 	    topic.len)) {
-		rec_plan_spread(kb, o.data, NULL, &ord);
+		rec_plan_spread(kb, o.data, NULL, NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
 		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
 		p->fill = 1;

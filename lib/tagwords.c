@@ -132,10 +132,11 @@ rec_tag_groups(const struct rec_intent *in, struct rec_strs *g, size_t max)
 
 	if (max > 8)
 		max = 8;
-	for (i = 0; i < in->tags.n && first < 0; i++)
-		if (rec_facet_split(in->tags.v[i], &f) && f == REC_FACET_GENRE)
-			first = stretch_of(in, rec_facet_split(in->tags.v[i],
-			    NULL));
+	for (i = 0; i < in->tags.n && first < 0; i++) {
+		const char *v = rec_facet_split(in->tags.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			first = stretch_of(in, v);
+	}
 	for (i = 0; i < in->tags.n; i++) {
 		const char *v = rec_facet_split(in->tags.v[i], &f);
 		if (f != REC_FACET_GENRE)
