@@ -92,6 +92,17 @@ cats_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	rec_buf_free(&ord);
 }
 
+/* the name of the i-th stream of a kind: "topic", "topic2", ... */
+static const char *
+nth(char *b, size_t size, const char *kind, size_t i)
+{
+	if (i)
+		snprintf(b, size, "%s%zu", kind, i + 1);
+	else
+		snprintf(b, size, "%s", kind);
+	return b;
+}
+
 /* "WHEN (one of the tags of g) THEN i" of a CASE over the genres named
  * apart, appended to b */
 static void
@@ -369,13 +380,12 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 				rec_strs_add(&m, in->tags.v[i]);
 		}
 		for (i = 0; i < ng; i++) {
-			char name[16];
-			snprintf(name, sizeof name, i ? "topic%zu" : "topic",
-			    i + 1);
+			char name[32];
 			rec_buf_reset(&w);
 			rec_tag_words(kb, in, &g[i], &w);
 			if (w.len && kb->has_bm25) {
-				tag_stage(kb, p, name, "300", w.data);
+				tag_stage(kb, p, nth(name, sizeof name, "topic",
+				    i), "300", w.data);
 				genre = 1;
 			}
 			/* and which one an item is of, for the prior */
@@ -576,14 +586,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->prefer.n; i++) {
 		int f;
 		const char *g = rec_facet_split(in->prefer.v[i], &f);
-		char name[16];
+		char name[32];
 		/* who it is for, and a mood's or a genre's categories,
 		 * each a stream of its own ("country and rock": one
 		 * after the other would rank rock's 301st) */
-		snprintf(name, sizeof name, prefer ? "prefer%d" : "prefer",
-		    prefer + 1);
-		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" : name,
-		    &cond, g, o.data);
+		cats_stage(kb, p, f == REC_FACET_AUDIENCE ? "audience" :
+		    nth(name, sizeof name, "prefer", (size_t)prefer), &cond,
+		    g, o.data);
 		if (f == REC_FACET_AUDIENCE)
 			audience = 1;
 		else
@@ -658,10 +667,9 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "mood", rare ? 1 : genre || named || liked ?
 			    0.35 : 0.7);
 		for (i = 0; i < (size_t)prefer; i++) {
-			char name[16];
-			snprintf(name, sizeof name, i ? "prefer%zu" : "prefer",
-			    i + 1);
-			weight(r, name, era ? 0.5 : 1.2);
+			char name[32];
+			weight(r, nth(name, sizeof name, "prefer", i), era ?
+			    0.5 : 1.2);
 		}
 		if (era)
 			weight(r, "era", 1.2);
@@ -778,9 +786,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* the genres named apart in turn */
 	if (alt.len) {
+		char name[32];
 		rec_buf_reset(&b);
 		for (i = 0; i < nalt; i++)
-			rec_buf_printf(&b, i ? ",topic%zu" : "topic", i + 1);
+			rec_buf_printf(&b, "%s%s", i ? "," : "", nth(name,
+			    sizeof name, "topic", i));
 		arg(&p->filt[p->nfilt - 1], "-A");
 		arg(&p->filt[p->nfilt - 1], b.data);
 	}
