@@ -289,7 +289,9 @@ fn_norm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* songkey(value, first): rec_song_key() of the value, the key under
  * which two releases of a song ("X - Remastered 2011", "X (Live)") or
- * one name of a list ("A feat. B" when first) are the same */
+ * one name of a list ("A feat. B" when first) are the same.  Unlike
+ * norm(), NULL gives '': a NULL key would make "key NOT IN (...)" NULL
+ * and drop the row. */
 static void
 fn_songkey(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
