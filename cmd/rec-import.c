@@ -783,50 +783,83 @@ derived_column(sqlite3 *db, const char *name, const char *decl,
 	rec_buf_free(&sql);
 }
 
+/* pow(0.5, x): an interaction x half-lives old */
+static void
+fn_halves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_double(ctx, pow(0.5, sqlite3_value_double(argv[0])));
+}
+
 /* How many users each item has, as the items column "interactions"
  * (role popularity), and their mean weight as "mean_weight" (a rating,
  * where weights are ratings): a catalog whose only popularity is its
- * interactions has one for the planner's "popular" and "best".  Kept
+ * interactions has one for the planner's "popular" and "best".  Where
+ * the interactions have times, "recent" counts each one half as much
+ * for every year (of seconds) it is older than the latest, and is the
+ * popularity instead: what people watch or play now, not what they did
+ * twenty years ago (an interaction without a time counts one).  Kept
  * up to date by every step that adds interactions; a column of the
  * data with one of these names is left alone. */
 static void
 interaction_counts(sqlite3 *db)
 {
-	static const char *const cols[] = { "interactions", "mean_weight" };
-	static const char *const decls[] = { "INTEGER", "REAL" };
-	static const char *const types[] = { "integer", "real" };
-	static const char *const roles[] = { "popularity", "number" };
+	static const char *const cols[] = { "interactions", "mean_weight",
+	    "recent" };
+	static const char *const decls[] = { "INTEGER", "REAL", "REAL" };
+	static const char *const types[] = { "integer", "real", "real" };
+	static const char *const roles[] = { "popularity", "number",
+	    "popularity" };
 	static const char *const fill[] = {
 	    "(SELECT count(DISTINCT user) FROM interactions WHERE item = "
 	    "items.id)",
-	    "(SELECT avg(weight) FROM interactions WHERE item = items.id)" };
+	    "(SELECT avg(weight) FROM interactions WHERE item = items.id)",
+	    "(SELECT coalesce(sum(CASE WHEN time IS NULL THEN 1 ELSE "
+	    "halves((m.t - time) / 31557600.0) END), 0) FROM interactions, "
+	    "(SELECT max(time) AS t FROM interactions) AS m WHERE item = "
+	    "items.id)" };
 	struct rec_buf sql = {0};
 	sqlite3_stmt *st;
-	size_t i;
+	size_t i, n = 2;
+	int ours[3] = {0};
 
-	for (i = 0; i < 2; i++) {
-		int have = 0, ours = 0;
+	/* times to go by */
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM interactions WHERE time IS "
+	    "NOT NULL LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		rec_sqlite_die(db, "interactions");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = 3;
+	sqlite3_finalize(st);
+	sqlite3_create_function(db, "halves", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, fn_halves, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		int have = 0;
 		if (sqlite3_prepare_v2(db, "SELECT source FROM columns WHERE "
 		    "name = ?", -1, &st, NULL) != SQLITE_OK)
 			rec_sqlite_die(db, "columns");
 		sqlite3_bind_text(st, 1, cols[i], -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			have = 1;
-			ours = sqlite3_column_text(st, 0) &&
+			ours[i] = sqlite3_column_text(st, 0) &&
 			    !strcmp((const char *)sqlite3_column_text(st, 0),
 			    "(interactions)");
 		}
 		sqlite3_finalize(st);
-		if (have && !ours)
+		if (have && !ours[i])
 			continue;
 		if (!have)
 			derived_column(db, cols[i], decls[i], types[i], roles[i],
 			    "(interactions)");
+		ours[i] = 1;
 		rec_buf_reset(&sql);
 		rec_buf_printf(&sql, "UPDATE items SET \"%s\" = %s", cols[i],
 		    fill[i]);
 		rec_sql_exec(db, sql.data, "counting interactions");
 	}
+	/* one popularity of the interactions: the recent one */
+	if (ours[0] && ours[2])
+		rec_sql_exec(db, "UPDATE columns SET role = 'number' WHERE "
+		    "name = 'interactions'", "columns");
 	rec_buf_free(&sql);
 }
 

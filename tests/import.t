@@ -124,6 +124,17 @@ test_ok 'interactions with weight and time' \
 	 test "$(q i.db "select count(*) from interactions")" = 17 &&
 	 test "$(q i.db "select weight || \" \" || time from interactions where user = '"'u2'"' and item = '"'s05'"'")" = "7.0 1600000200" &&
 	 test "$(q i.db "select count(*) from users")" = 7'
+# a year is 31557600 s: s01's two plays are this year's and last year's,
+# 1 + 1/2; s02's one is two years old, 1/4; s03's has no time, 1
+test_ok 'with times, recent counts an interaction half for each year it is older, and is the popularity' \
+	'rec-import -d r.db items -i track_id "$DATA/songs.csv" && printf "%s\n" user,track,time u1,s01,1000000000 u2,s01,968442400 \
+	   u1,s02,936884800 u3,s03, > dated.csv &&
+	 rec-import -d r.db interactions -u user -i track -T time dated.csv &&
+	 test "$(q r.db "select id || \" \" || recent from items where id in ('"'s01'"', '"'s02'"', '"'s03'"', '"'s04'"') order by id")" = \
+	   "$(printf "%s\n" "s01 1.5" "s02 0.25" "s03 1.0" "s04 0.0")" &&
+	 test "$(q r.db "select role from columns where name = '"'recent'"'")" = popularity &&
+	 test "$(q r.db "select role from columns where name = '"'interactions'"'")" = number &&
+	 test "$(q s.db "select count(*) from columns where name = '"'recent'"'")" = 0'
 printf 'user,track\nu1,s01\nu1,zz\n' > plays_bad.csv
 test_fail 'an interaction with an unknown item names the line' 1 \
 	"plays_bad.csv:3: item 'zz' is not in the catalog" \
