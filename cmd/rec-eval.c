@@ -199,6 +199,10 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 				    c->turn[i - 1].shown.v[j]);
 		if (i == t)
 			break;
+		/* a reply that showed nothing ("do you like horror?"): what
+		 * a "yes" next takes up, as rec-chat keeps its own */
+		if (!ct->shown.n && ct->assistant && *ct->assistant)
+			rec_strs_add(&in.offer, ct->assistant);
 		if (have)
 			rec_intent_free(&prev);
 		prev = in;

@@ -263,6 +263,8 @@ rec_turn_finish(struct rec_kb *kb, const char *msg, struct rec_intent *in,
 	rec_plan_shell(&t->shell, &t->plan);
 	if (t->plan.ask) {
 		rec_buf_printf(&t->reply, "%s\n", t->plan.ask);
+		/* a reply that shows nothing: what a "yes" would take up */
+		rec_strs_add(&in->offer, t->plan.ask);
 		rec_buf_reset(&t->items);
 		rec_buf_adds(&t->items, "[]");
 	} else if (t->failed) {

@@ -89,6 +89,9 @@ struct rec_intent {
 	struct rec_strs shown_keys;	/* "title\tcreator" of each: the same
 					 * song on another release */
 	struct rec_strs last;	/* the last turn's list, in order */
+	struct rec_strs offer;	/* the last reply, where it showed nothing
+				 * ("do you like horror?"): what a "yes"
+				 * takes up */
 	struct rec_strs boost;	/* items liked before: a mild boost */
 	struct rec_strs earlier_items;	/* named as liked in earlier turns,
 					 * before the subject changed */
@@ -336,6 +339,7 @@ int rec_link_cued(const struct rec_words *ws, size_t i);
 /* whether word i is a thing of an occasion ("for cleaning the house"),
  * not a tag */
 int rec_link_place(const struct rec_words *ws, size_t i);
+int rec_link_opinion(const struct rec_words *ws, size_t i, size_t n);
 /* genre g named at word i, and in which stretch between conjunctions,
  * into in->alts */
 void rec_link_alt(const struct rec_words *ws, size_t i, struct rec_intent *in,

@@ -128,6 +128,24 @@ rec_link_place(const struct rec_words *ws, size_t i)
 	    purpose(ws, i);
 }
 
+/* "favorite artist", "one of my favorites": a tag of filler words and
+ * "favorite" is its tagger's opinion, not what a thing is */
+int
+rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+	int fav = 0;
+
+	for (j = i; j < i + n; j++)
+		if (!strncmp(ws->w[j], "favorite", 8) ||
+		    !strncmp(ws->w[j], "favourite", 9) ||
+		    !strncmp(ws->w[j], "fave", 4))
+			fav = 1;
+		else if (!rec_lex_filler(ws->w[j]))
+			return 0;
+	return fav && !ws->quoted[i];
+}
+
 int
 rec_link_cued(const struct rec_words *ws, size_t i)
 {

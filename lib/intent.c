@@ -148,8 +148,8 @@ static const struct {
 	L(liked_items), L(liked_creators), L(disliked_items),
 	L(disliked_creators), L(similar), L(seen), L(wanted), L(tags),
 	L(disliked_tags), L(need), L(prefer), L(kept), L(concepts), L(words),
-	L(themes), L(colls), L(shown), L(shown_keys), L(last), L(earlier_creators),
-	L(earlier_items),
+	L(themes), L(colls), L(shown), L(shown_keys), L(last), L(offer),
+	L(earlier_creators), L(earlier_items),
 #undef L
 	{ NULL, offsetof(struct rec_intent, boost) },
 	{ NULL, offsetof(struct rec_intent, avoid) },

@@ -632,6 +632,79 @@ address(struct rec_kb *kb, struct rec_words *ws)
 	rec_buf_free(&g);
 }
 
+/* "yes", "sure", "ok", "oh yes": the message opens with assent, after
+ * an "oh" or "well" at most */
+static int
+assent(const struct rec_words *ws)
+{
+	static const char *const yes[] = { "yes", "yeah", "yea", "yep", "yup",
+	    "ya", "yah", "sure", "ok", "okay", "absolutely", "definitely",
+	    "certainly", "please", "ofc", "si", "oui", "ja", "sim", NULL };
+	static const char *const intj[] = { "oh", "ohh", "well", "ah",
+	    "hmm", NULL };
+	size_t i = 0;
+
+	if (ws->n > 1 && rec_words_listed(intj, ws->w[0]))
+		i = 1;
+	return (i < ws->n && rec_words_listed(yes, ws->w[i])) ||
+	    rec_words_phrase(ws, i, "of course");
+}
+
+/* A "yes" to a reply that proposed without showing ("do you like
+ * horror movies?", "I think you may enjoy another film by Kubrick",
+ * "a drama as well?"): the categories, tags and creators named in its
+ * sentences of taste are the message's; "you're old enough, aren't
+ * you?" proposes nothing */
+static void
+take_offer(struct rec_kb *kb, const char *offer, struct rec_intent *in)
+{
+	static const char *const taste[] = { "like", "love", "enjoy",
+	    "fan", "interested", "into", "want", "prefer", "recommend",
+	    "suggest", "mood", "considered", "try", NULL };
+	static const char *const you[] = { "you", "u", "ya", "your", "youre",
+	    "youd", "youll", NULL };
+	const char *p = offer;
+
+	while (*p) {
+		size_t n = strcspn(p, ".?!"), i;
+		int t, y, h;
+		char *sent = xstrndup(p, n);
+		struct rec_words rw;
+		struct rec_intent o;
+
+		p += n;
+		p += strspn(p, ".?!");
+		rec_words_of(sent, &rw);
+		free(sent);
+		/* asked of the person ("do you like", "would you be into"),
+		 * or "how about" */
+		for (i = 0, t = y = h = 0; i < rw.n; i++) {
+			t |= rec_words_listed(taste, rw.w[i]);
+			y |= rec_words_listed(you, rw.w[i]);
+			h |= i > 0 && rec_words_at(&rw, i, "about") &&
+			    (rec_words_at(&rw, i - 1, "how") ||
+			    rec_words_at(&rw, i - 1, "what"));
+		}
+		if (!(t && y) && !h) {
+			rec_words_free(&rw);
+			continue;
+		}
+		memset(&o, 0, sizeof o);
+		o.k = 10;
+		rec_words_names(kb, &rw);
+		rec_link(kb, &rw, &o);
+		rec_strs_copy(&in->tags, &o.tags);
+		rec_strs_copy(&in->need, &o.need);
+		rec_strs_copy(&in->prefer, &o.prefer);
+		rec_strs_copy(&in->concepts, &o.concepts);
+		rec_strs_copy(&in->alts, &o.alts);
+		rec_strs_copy(&in->liked_creators, &o.liked_creators);
+		rec_strs_copy(&in->similar, &o.similar);
+		rec_words_free(&rw);
+		rec_intent_free(&o);
+	}
+}
+
 void
 rec_intent_parse(struct rec_kb *kb, const char *message,
     const struct rec_intent *prev, struct rec_intent *in)
@@ -682,6 +755,8 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
 	rec_link_pronoun(&ws, in, prev);
+	if (prev && prev->offer.n && assent(&ws))
+		take_offer(kb, prev->offer.v[0], in);
 	/* nothing new at all ("Great!", "yes please"): go on */
 	if (prev && !cont && !rel && rec_intent_nothing_new(in) &&
 	    in->popular != 3)

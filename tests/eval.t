@@ -61,6 +61,11 @@ test_ok 'the log: a line per point' \
 test_ok 'a message is read against what the turn before showed (a name in it, misspelt)' \
 	'printf "%s\n" "{\"id\":\"c3\",\"turns\":[{\"user\":\"some songs\",\"shown\":[\"s05\",\"s01\"]},{\"user\":\"the metalica one was good, more of metalica\",\"targets\":[\"s06\"]}]}" > c.jsonl &&
 	 rec-eval -q -J -K 1 c.jsonl | grep -q "\"hit\":\[1.0\]"'
+test_ok 'a reply that showed nothing is what a "yes" takes up ("do you like Beyonce?")' \
+	'printf "%s\n" "{\"id\":\"c5\",\"turns\":[{\"user\":\"hi\",\"assistant\":\"Hello! Do you like Beyonce?\"},{\"user\":\"yes please\",\"targets\":[\"s03\"]}]}" > o.jsonl &&
+	 rec-eval -q -L olog o.jsonl > /dev/null && grep -q "\"top\":\[\"s0[34]\",\"s0[34]\"," olog &&
+	 sed "s/Do you like Beyonce/Beyonce sings/" o.jsonl > o2.jsonl && rec-eval -q -L olog2 o2.jsonl > /dev/null &&
+	 ! grep -q "\"top\":\[\"s0[34]\",\"s0[34]\"," olog2'
 test_ok 'a failing command: counted, warned, scored as empty' \
 	'rec-eval -J b.jsonl -- sh -c "exit 3" > out 2> err &&
 	 grep -q "\"failed\":3" out && grep -q "\"hit\":\[0.0,0.0,0.0,0.0\]" out &&

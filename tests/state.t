@@ -161,4 +161,19 @@ test_ok 'a creator shown before, misspelt and lowercase, is that creator' \
 	 fresh && talk tunes.db "more of gym heros" > /dev/null &&
 	 ! state | grep -q "^liked_creators:\[\"Gym Heroes\"\]"'
 
+# a reply that showed nothing and proposed something ("do you like
+# reggae?"): a "yes" takes it up; a question of no taste proposes nothing
+offer() { sed "s/\"offer\":\[[^]]*\]/\"offer\":[\"$1\"]/" s.jsonl > s2 && mv s2 s.jsonl; }
+test_ok '"yes please" to a reply asking "do you like reggae?" is reggae' \
+	'fresh && talk tunes.db "hello" > /dev/null && state | grep -q "^offer:\[\"What are" &&
+	 offer "Great. Do you like reggae music?" && talk tunes.db "yes please" > out &&
+	 state | grep -q "^tags:\[\"genre:reggae\"" && test -n "$(ids_of 1 < out)" &&
+	 for i in $(ids_of 1 < out); do
+	   test "$(sqlite3 tunes.db "select genre like '"'"'%reggae%'"'"' from items where id = '"'"'$i'"'"'")" = 1 || exit 1
+	 done'
+test_ok '"sure" to "you are old enough for rock, are you not?" and to rec'"'"'s own question asks again' \
+	'fresh && talk tunes.db "hello" > /dev/null && offer "You are old enough for rock, are you not? haha" &&
+	 talk tunes.db "sure am" > /dev/null && last | grep -q "\"ask\":\"What are you" &&
+	 fresh && talk tunes.db "hello" "yes" > /dev/null && last | grep -q "\"ask\":\"What are you"'
+
 done_testing

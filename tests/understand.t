@@ -701,7 +701,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'd2,Boogie Down,Disco King,1,disco'
   echo 'p1,Gold,Perfecto Allstarz,1,trance'
   echo 'p2,Silver,Perfecto Grande,1,trance'
-  echo 'e1,Deep Night,Club Kid,1,house'; } > alts.csv &&
+  echo 'e1,Deep Night,Club Kid,1,house'
+  echo 'f1,Pet Song,Fan Club,1,favorite artist|one of my favorites|rock'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -724,5 +725,10 @@ test_ok '"what can you recommend?" with nothing to go on: the best known; "hello
 test_ok '"for cleaning the house": the house is the occasion'"'"'s, not the genre; "for the house lovers" is the genre' \
 	'! intent alts.db "a playlist for cleaning the house too" | grep -q "genre:house" &&
 	 intent alts.db "a playlist for the house lovers" | grep -q "^tags:\[\"genre:house\"\]"'
+
+test_ok '"one of my favorites", "a favorite artist": a tagger'"'"'s opinion, no tag; "my favorite rock songs" keeps rock' \
+	'intent alts.db "Girls is one of my favorites too" | grep -q "^tags:\[\]$" &&
+	 intent alts.db "let me know if you have a favorite artist" | grep -q "^tags:\[\]$" &&
+	 intent alts.db "my favorite rock songs" | grep -q "^tags:\[.*rock"'
 
 done_testing
