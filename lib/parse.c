@@ -300,6 +300,18 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 		ws->used[i] = 1;
 		ws->neg[i + 1] = 1;
 	}
+	/* "no stupid comedy, like Napoleon Dynamite": an example of what
+	 * was turned down, a clause opening with "like" or "such as" */
+	for (i = 1; i < ws->n; i++) {
+		if (ws->clause[i - 1] == ws->clause[i] || ws->used[i] ||
+		    (ws->mode[i - 1] != REC_LINK_DISLIKE && !ws->neg[i - 1]) ||
+		    (!at(ws, i, "like") &&
+		    !rec_words_phrase(ws, i, "such as")))
+			continue;
+		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i]; j++)
+			ws->mode[j] = REC_LINK_DISLIKE;
+		mark(ws, i, at(ws, i, "like") ? 1 : 2);
+	}
 }
 
 /* the creator of an item, in the catalog's spelling; caller frees */
@@ -632,6 +644,43 @@ address(struct rec_kb *kb, struct rec_words *ws)
 	rec_buf_free(&g);
 }
 
+/* "I don't like potty humor or stupid comedy": a kind of a genre
+ * turned down is no dislike of the genre.  The word before it says
+ * which kind when it is a tag or a word of the lexicon's itself
+ * ("stupid", "romantic", "dark"), not a verb ("hate comedy"), and the
+ * two are not one tag ("hard rock") */
+static void
+subkind(struct rec_kb *kb, struct rec_words *ws)
+{
+	static const char *const verb[] = { "hate", "like", "love", "enjoy",
+	    "stand", "want", "need", "watch", "watching", "hear", "play",
+	    "listen", "dislike", "mind", "any", "more", "much", "many",
+	    "some", "fan", NULL };
+	struct rec_buf g = {0};
+	size_t i, n;
+
+	for (i = 1; i < ws->n; i++) {
+		const char *a = ws->w[i - 1];
+		if (!(ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) ||
+		    ws->used[i] || ws->used[i - 1] || ws->clause[i - 1] !=
+		    ws->clause[i] || rec_lex_filler(a) ||
+		    rec_lex_negation(a) || rec_words_listed(verb, a) ||
+		    (ws->name && (ws->name[i] || ws->name[i - 1])) ||
+		    (!rec_kb_tag_known(kb, ws->w[i]) &&
+		    rec_concept_at(ws, i, &n) < 0) ||
+		    (!rec_kb_tag_known(kb, a) && rec_concept_at(ws, i - 1,
+		    &n) < 0))
+			continue;
+		rec_buf_reset(&g);
+		rec_buf_printf(&g, "%s %s", a, ws->w[i]);
+		if (rec_hash_get(&kb->tag, g.data, g.len) != (size_t)-1 ||
+		    (rec_concept_at(ws, i - 1, &n) >= 0 && n > 1))
+			continue;
+		mark(ws, i, 1);
+	}
+	rec_buf_free(&g);
+}
+
 /* "yes", "sure", "ok", "oh yes": the message opens with assent, after
  * an "oh" or "well" at most */
 static int
@@ -743,15 +792,19 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		;
 	tastes(&ws, in);
 	/* "it's a 90's classic" says what a thing named or shown is;
-	 * with none yet, "it's Christmas season" is the wish's */
-	if (prev && (prev->shown.n || prev->earlier_items.n ||
-	    prev->earlier_creators.n))
+	 * with none yet, "it's Christmas season" is the wish's; a name
+	 * the message writes as one is such a thing ("I watched Half
+	 * Baked, I think it's a 90's classic") */
+	if ((prev && (prev->shown.n || prev->earlier_items.n ||
+	    prev->earlier_creators.n)) || (ws.name && memchr(ws.name, 1,
+	    ws.n)))
 		rec_words_describe(&ws);
 	popularity(kb, &ws, in);
 	/* "the one from 1999" before "from 1999" is read as an era */
 	none = references(kb, &ws, in, prev) == 2;
 	rec_parse_numbers(kb, &ws, in);
 	rel = relative(kb, &ws, in);
+	subkind(kb, &ws);
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
 	rec_link_pronoun(&ws, in, prev);

@@ -731,4 +731,16 @@ test_ok '"one of my favorites", "a favorite artist": a tagger'"'"'s opinion, no 
 	 intent alts.db "let me know if you have a favorite artist" | grep -q "^tags:\[\]$" &&
 	 intent alts.db "my favorite rock songs" | grep -q "^tags:\[.*rock"'
 
+test_ok '"I don'"'"'t like romantic comedy": romance turned down, not comedy; "I hate comedy" turns comedy down' \
+	'f "I don'"'"'t like romantic comedy" > out && grep -q "^disliked_tags:\[.*roman" out &&
+	 ! grep -q "^disliked_tags:\[.*comedy" out &&
+	 f "I hate comedy" | grep -q "^disliked_tags:\[.*comedy"'
+test_ok '"no horror, like Alien": the example of what was turned down is turned down' \
+	'f "no horror, like Alien" > out && grep -q "^disliked_items:\[\"10\"\]" out &&
+	 grep -q "^{\"liked_items\":\[\]" out &&
+	 f "I love sci-fi, like Alien" | grep -q "^{\"liked_items\":\[\"10\"\]"'
+test_ok '"I just watched Pulp Fiction, I think it'"'"'s a 90'"'"'s classic": the era is the film'"'"'s, not asked for' \
+	'! f "I just watched Pulp Fiction, I think it'"'"'s a 90'"'"'s classic" | grep -q "\"column\":\"year\"" &&
+	 f "I think a 90'"'"'s classic" | grep -q "\"column\":\"year\""'
+
 done_testing
