@@ -128,18 +128,23 @@ rec_link_place(const struct rec_words *ws, size_t i)
 	    purpose(ws, i);
 }
 
-/* "favorite artist", "one of my favorites": a tag of filler words and
- * "favorite" is its tagger's opinion, not what a thing is */
+/* "favorite artist", "one of my favorites", "a great movie": a tag of
+ * filler words and praise is its tagger's opinion, not what a thing is
+ * ("feel good", "love songs" are kinds) */
 int
 rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
 {
+	static const char *const praise[] = { "great", "best", "awesome",
+	    "amazing", "excellent", "fantastic", "wonderful", "nice",
+	    "perfect", "brilliant", "cool", NULL };
 	size_t j;
 	int fav = 0;
 
 	for (j = i; j < i + n; j++)
 		if (!strncmp(ws->w[j], "favorite", 8) ||
 		    !strncmp(ws->w[j], "favourite", 9) ||
-		    !strncmp(ws->w[j], "fave", 4))
+		    !strncmp(ws->w[j], "fave", 4) ||
+		    rec_words_listed(praise, ws->w[j]))
 			fav = 1;
 		else if (!rec_lex_filler(ws->w[j]))
 			return 0;

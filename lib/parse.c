@@ -644,6 +644,34 @@ address(struct rec_kb *kb, struct rec_words *ws)
 	rec_buf_free(&g);
 }
 
+/* "not a typical christmas script", "not just rock": the thing is
+ * one, of an unusual kind; the negation is none */
+static void
+atypical(struct rec_words *ws)
+{
+	static const char *const kind[] = { "typical", "usual", "ordinary",
+	    "standard", "conventional", "average", "traditional", "just",
+	    "only", "merely", NULL };
+	static const char *const det[] = { "a", "an", "the", "your", "my",
+	    "our", "so", "very", "exactly", NULL };
+	size_t i, j;
+
+	for (i = 1; i < ws->n; i++) {
+		if (!ws->neg[i] || !rec_words_listed(kind, ws->w[i]))
+			continue;
+		for (j = i; j > 0 && ws->clause[j - 1] == ws->clause[i] &&
+		    rec_words_listed(det, ws->w[j - 1]); j--)
+			;
+		if (!j || ws->clause[j - 1] != ws->clause[i] ||
+		    !rec_lex_negation(ws->w[j - 1]))
+			continue;
+		mark(ws, i, 1);
+		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i] &&
+		    ws->neg[j] && !rec_lex_negation(ws->w[j]); j++)
+			ws->neg[j] = 0;
+	}
+}
+
 /* "I don't like potty humor or stupid comedy": a kind of a genre
  * turned down is no dislike of the genre.  The word before it says
  * which kind when it is a tag or a word of the lexicon's itself
@@ -804,6 +832,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	none = references(kb, &ws, in, prev) == 2;
 	rec_parse_numbers(kb, &ws, in);
 	rel = relative(kb, &ws, in);
+	atypical(&ws);
 	subkind(kb, &ws);
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);

@@ -702,7 +702,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'p1,Gold,Perfecto Allstarz,1,trance'
   echo 'p2,Silver,Perfecto Grande,1,trance'
   echo 'e1,Deep Night,Club Kid,1,house'
-  echo 'f1,Pet Song,Fan Club,1,favorite artist|one of my favorites|rock'; } > alts.csv &&
+  echo 'f1,Pet Song,Fan Club,1,favorite artist|one of my favorites|rock|great movie|feel good'
+  echo 'x1,Snow Bells,Sleigh Band,1,christmas'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -726,10 +727,12 @@ test_ok '"for cleaning the house": the house is the occasion'"'"'s, not the genr
 	'! intent alts.db "a playlist for cleaning the house too" | grep -q "genre:house" &&
 	 intent alts.db "a playlist for the house lovers" | grep -q "^tags:\[\"genre:house\"\]"'
 
-test_ok '"one of my favorites", "a favorite artist": a tagger'"'"'s opinion, no tag; "my favorite rock songs" keeps rock' \
+test_ok '"one of my favorites", "a favorite artist", "a great movie": a tagger'"'"'s opinion, no tag; "my favorite rock songs", "feel good" are kinds' \
 	'intent alts.db "Girls is one of my favorites too" | grep -q "^tags:\[\]$" &&
 	 intent alts.db "let me know if you have a favorite artist" | grep -q "^tags:\[\]$" &&
-	 intent alts.db "my favorite rock songs" | grep -q "^tags:\[.*rock"'
+	 intent alts.db "my favorite rock songs" | grep -q "^tags:\[.*rock" &&
+	 intent alts.db "Sounds like a great movie" | grep -q "^tags:\[\]$" &&
+	 intent alts.db "something feel good" | grep -q "^tags:\[.*feel good"'
 
 test_ok '"I don'"'"'t like romantic comedy": romance turned down, not comedy; "I hate comedy" turns comedy down' \
 	'f "I don'"'"'t like romantic comedy" > out && grep -q "^disliked_tags:\[.*roman" out &&
@@ -742,5 +745,10 @@ test_ok '"no horror, like Alien": the example of what was turned down is turned 
 test_ok '"I just watched Pulp Fiction, I think it'"'"'s a 90'"'"'s classic": the era is the film'"'"'s, not asked for' \
 	'! f "I just watched Pulp Fiction, I think it'"'"'s a 90'"'"'s classic" | grep -q "\"column\":\"year\"" &&
 	 f "I think a 90'"'"'s classic" | grep -q "\"column\":\"year\""'
+
+test_ok '"not a typical christmas song" is one; "no christmas songs" turns it down' \
+	'intent alts.db "not a typical christmas song" > out && grep -q "^tags:\[.*christmas" out &&
+	 grep -q "^disliked_tags:\[\]$" out &&
+	 intent alts.db "no christmas songs" | grep -q "^disliked_tags:\[\"christmas\"\]"'
 
 done_testing
