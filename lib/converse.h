@@ -179,6 +179,8 @@ struct rec_kb {
 	double popmax;			/* the largest popularity, or 0 */
 	int pop_by_creator;		/* the popularity is the creator's */
 	int has_knn, has_bm25;
+	char *cf_model;			/* rec-cf's item model: EASE where
+					 * trained, else ItemKNN */
 	char *semid_space;
 	char *dense_space;		/* audio, or the first other space */
 	char *text_space;		/* a space embedded by a server */

@@ -286,6 +286,30 @@ possessive(const char *w)
 	return rec_words_listed(p, w);
 }
 
+/* "on a road trip", "in the shower", "at a rave", "a road trip
+ * playlist": lowercase words after a preposition of place and an
+ * article, or a concept before "playlist", are the occasion, not a
+ * name */
+static int
+occasion(const struct rec_words *ws, size_t i, size_t n, int kind)
+{
+	static const char *const prep[] = { "on", "in", "at", "for",
+	    "during", NULL };
+	static const char *const det[] = { "a", "an", "the", "my", "our",
+	    NULL };
+	static const char *const kinds[] = { "playlist", "playlists", "mix",
+	    "music", "songs", "vibes", "tunes", NULL };
+	size_t m;
+
+	if (i >= 2 && rec_words_listed(det, ws->w[i - 1]) &&
+	    rec_words_listed(prep, ws->w[i - 2]) && ws->clause[i - 2] ==
+	    ws->clause[i])
+		return 1;
+	return kind == REC_NAME_TITLE && i + n < ws->n &&
+	    rec_words_listed(kinds, ws->w[i + n]) &&
+	    rec_concept_at(ws, i, &m) >= 0 && m == n;
+}
+
 /* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
  * rare name of two words, the whole message), 1 weak, 0 none. */
 int
@@ -297,6 +321,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 
 	for (j = i; j < i + n; j++)
 		len += strlen(ws->w[j]) + (j > i);
+	if (!cap && !quoted && occasion(ws, i, n, kind))
+		return 0;
 	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
 	 * quotes or a cue */
 	for (j = i; j < i + n && rec_lex_filler(ws->w[j]); j++)

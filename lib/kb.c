@@ -402,7 +402,7 @@ rec_kb_load(const char *catalog)
 	sqlite3 *db;
 	struct rec_buf sql = {0}, n = {0};
 	sqlite3_stmt *st;
-	char type[16], *s;
+	char type[16];
 
 	kb->cat = rec_catalog_load(catalog);
 	kb->catalog = kb->cat->path;
@@ -430,9 +430,12 @@ rec_kb_load(const char *catalog)
 	    0);
 	kb->has_instrumental = rec_catalog_column(db, "instrumentalness",
 	    NULL, NULL, 0);
-	kb->has_knn = (s = first_text(kb->cat, "models", "SELECT 1 FROM models "
-	    "WHERE kind = 'itemknn' AND name = 'itemknn'")) != NULL;
-	free(s);
+	/* EASE where trained: on MovieLens it ranks the films co-watched
+	 * with the seeds, where ItemKNN's cosine ranks the most watched */
+	kb->cf_model = first_text(kb->cat, "models", "SELECT name FROM models "
+	    "WHERE kind IN ('ease', 'itemknn') AND name = kind ORDER BY "
+	    "kind = 'ease' DESC LIMIT 1");
+	kb->has_knn = kb->cf_model != NULL;
 	kb->semid_space = first_text(kb->cat, "semid_spaces", "SELECT space "
 	    "FROM semid_spaces ORDER BY space LIMIT 1");
 	kb->dense_space = first_text(kb->cat, "spaces", "SELECT name FROM "
@@ -620,6 +623,7 @@ rec_kb_free(struct rec_kb *kb)
 	free(kb->c_year);
 	free(kb->c_date);
 	free(kb->semid_space);
+	free(kb->cf_model);
 	free(kb->dense_space);
 	free(kb->text_space);
 	free(kb->enc_space);

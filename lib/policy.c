@@ -154,6 +154,16 @@ creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 	rec_buf_free(&ord);
 }
 
+/* rec-cf's model where it is not the default ItemKNN */
+static void
+cf_model(const struct rec_kb *kb, struct rec_stage *st)
+{
+	if (kb->cf_model && strcmp(kb->cf_model, "itemknn")) {
+		arg(st, "-m");
+		arg(st, kb->cf_model);
+	}
+}
+
 void
 rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_plan *p)
@@ -258,9 +268,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->liked_items.n; i++)
 			rec_buf_printf(&b, "%s%s", i ? "," : "",
 			    in->liked_items.v[i]);
-		if (kb->has_knn)
+		if (kb->has_knn) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
 			    "-l", b.data, (char *)NULL);
+			cf_model(kb, &p->src[p->nsrc - 1]);
+		}
 		if (kb->semid_space)
 			stage(&p->src, &p->nsrc, "rec-semid", "-S",
 			    kb->semid_space, "-k", "100", "-l", b.data, (char *)NULL);
@@ -302,9 +314,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "", id);
 			n++;
 		}
-		if (n && kb->has_knn)
+		if (n && kb->has_knn) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "earlier",
 			    "-k", "200", "-l", b.data, (char *)NULL);
+			cf_model(kb, &p->src[p->nsrc - 1]);
+		}
 		if (n && kb->enc_space)
 			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s",
 			    "earlier", "-S", kb->enc_space, "-k", "100", "-l",
@@ -337,9 +351,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
 		rec_buf_reset(&b);
 		rec_plan_top_items(kb, in->similar.v[i], 5, &b);
-		if (kb->has_knn && b.len)
+		if (kb->has_knn && b.len) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "similar",
 			    "-k", "200", "-l", b.data, (char *)NULL);
+			cf_model(kb, &p->src[p->nsrc - 1]);
+		}
 		if (kb->enc_space && b.len)
 			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s",
 			    "similar", "-S", kb->enc_space, "-k", "100", "-l",
@@ -434,9 +450,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		tag_stage(kb, p, "words", "200", w.data);
 		wordtags = 1;
 	}
-	if (in->user && kb->has_knn)
+	if (in->user && kb->has_knn) {
 		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
 		    in->user, (char *)NULL);
+		cf_model(kb, &p->src[p->nsrc - 1]);
+	}
 	/* what the person liked before (in this conversation, or in their
 	 * profile): items near those, and more of their creators, as
 	 * weaker streams */

@@ -703,7 +703,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'p2,Silver,Perfecto Grande,1,trance'
   echo 'e1,Deep Night,Club Kid,1,house'
   echo 'f1,Pet Song,Fan Club,1,favorite artist|one of my favorites|rock|great movie|feel good'
-  echo 'x1,Snow Bells,Sleigh Band,1,christmas'; } > alts.csv &&
+  echo 'x1,Snow Bells,Sleigh Band,1,christmas'
+  echo 'rt,Road Trip,Chloe M,1,indie'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -750,5 +751,17 @@ test_ok '"not a typical christmas song" is one; "no christmas songs" turns it do
 	'intent alts.db "not a typical christmas song" > out && grep -q "^tags:\[.*christmas" out &&
 	 grep -q "^disliked_tags:\[\]$" out &&
 	 intent alts.db "no christmas songs" | grep -q "^disliked_tags:\[\"christmas\"\]"'
+
+test_ok '"on a road trip", "a road trip playlist": the occasion, not the song "Road Trip"; "play Road Trip by Chloe M" is the song' \
+	'for m in "a playlist to listen to on a road trip" "I'"'"'d like a road trip playlist please"; do
+	   intent alts.db "$m" > out && grep -q "^{\"liked_items\":\[\]" out &&
+	   grep -q "^concepts:\[\"driving\"\]" out || exit 1; done &&
+	 intent alts.db "play Road Trip by Chloe M" | grep -q "^{\"liked_items\":\[\"rt\"\]"'
+
+test_ok 'the items liked go to rec-cf with EASE where the catalog has it trained, else ItemKNN' \
+	'rec-plan -d films.db "something like Alien" > out && grep -q "rec-cf -e -k 200 -l 10" out && ! grep -q -- "-m ease" out &&
+	 cp films.db fe.db && rec-train -d fe.db ease > /dev/null && rec-cf -d fe.db --index && rec-bm25 -d fe.db --index &&
+	 rec-plan -d fe.db "something like Alien" > out && grep -q "rec-cf -e -k 200 -l 10 -m ease" out &&
+	 rec-plan -d fe.db "something like Alien" | REC_DB=fe.db sh > res && test -s res'
 
 done_testing
