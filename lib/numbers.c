@@ -53,6 +53,16 @@ count_noun(const struct rec_words *ws, size_t i)
 	return 2;
 }
 
+/* "my five year old", "kids 5 years old": an age, no era */
+static int
+age(const struct rec_words *ws, size_t i)
+{
+	static const char *const unit[] = { "year", "years", "yr", "yrs",
+	    "month", "months", "week", "weeks", "day", "days", NULL };
+
+	return i > 0 && rec_words_listed(unit, ws->w[i - 1]);
+}
+
 /* "2 comedies" is a count; "7 seas", a name of the catalog, is not */
 static int
 counted(struct rec_kb *kb, const struct rec_words *ws, size_t i)
@@ -217,7 +227,8 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		/* without dates, "older" where the tags say old ("oldies",
 		 * "70s"), unless said of a person ("I am older") */
 		if (!ycol && rec_lex_era_word(w) == 2 && !at(ws, i + 1,
-		    "school") && !(ws->name && ws->name[i]) && !(i > 0 &&
+		    "school") && !age(ws, i) && !(ws->name && ws->name[i]) &&
+		    !(i > 0 &&
 		    rec_words_listed(person, ws->w[i - 1])) &&
 		    !rec_words_clause_has(ws, i, own) &&
 		    !rec_words_clause_has(ws, i, indifferent) &&
@@ -279,6 +290,7 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		 * current"): no era asked for */
 		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
 		    own) || rec_words_clause_has(ws, i, indifferent) ||
+		    age(ws, i) ||
 		    (!strcmp(w, "current") && i > 0 && rec_words_listed(person,
 		    ws->w[i - 1])) ||
 		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,

@@ -764,4 +764,9 @@ test_ok 'the items liked go to rec-cf with EASE where the catalog has it trained
 	 rec-plan -d fe.db "something like Alien" > out && grep -q "rec-cf -e -k 200 -l 10 -m ease" out &&
 	 rec-plan -d fe.db "something like Alien" | REC_DB=fe.db sh > res && test -s res'
 
+test_ok '"my five year old", "kids 5 years old": an age, no era; "old movies" is one' \
+	'! f "I know my five year old really wants to see it" | grep -q "\"column\":\"year\"" &&
+	 ! f "my kids are 5 years old" | grep -q "\"column\":\"year\"" &&
+	 f "old movies please" | grep -q "\"column\":\"year\""'
+
 done_testing
