@@ -709,6 +709,41 @@ subkind(struct rec_kb *kb, struct rec_words *ws)
 	rec_buf_free(&g);
 }
 
+/* "any other movies like that", "more like this one": what the last
+ * reply showed, where it showed one to three, is the model ("I like
+ * that" is a taste, "do you like it" a question) */
+static void
+like_shown(struct rec_words *ws, struct rec_intent *in,
+    const struct rec_intent *prev)
+{
+	static const char *const dem[] = { "that", "this", "it", "those",
+	    "these", "them", NULL };
+	static const char *const who[] = { "i", "we", "you", "u", "really",
+	    "would", "do", "did", "dont", "didnt", "also", "they", NULL };
+	size_t i, j;
+
+	if (!prev || !prev->last.n || prev->last.n > 3 ||
+	    in->liked_items.n || in->similar.n || in->liked_creators.n)
+		return;
+	for (i = 0; i + 1 < ws->n; i++) {
+		if (!at(ws, i, "like") || ws->neg[i] ||
+		    ws->mode[i] == REC_LINK_DISLIKE ||
+		    !rec_words_listed(dem, ws->w[i + 1]) ||
+		    (i > 0 && rec_words_listed(who, ws->w[i - 1])))
+			continue;
+		for (j = 0; j < prev->last.n; j++)
+			rec_strs_add(&in->liked_items, prev->last.v[j]);
+		/* within the request they answered */
+		rec_strs_copy(&in->tags, &prev->tags);
+		rec_strs_copy(&in->need, &prev->need);
+		rec_strs_copy(&in->prefer, &prev->prefer);
+		rec_strs_copy(&in->concepts, &prev->concepts);
+		mark(ws, i, 2);
+		rec_intent_said(in, "%s", "like what I showed");
+		return;
+	}
+}
+
 /* "yes", "sure", "ok", "oh yes": the message opens with assent, after
  * an "oh" or "well" at most */
 static int
@@ -837,6 +872,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
 	rec_link_pronoun(&ws, in, prev);
+	like_shown(&ws, in, prev);
 	if (prev && prev->offer.n && assent(&ws))
 		take_offer(kb, prev->offer.v[0], in);
 	/* nothing new at all ("Great!", "yes please"): go on */

@@ -176,4 +176,13 @@ test_ok '"sure" to "you are old enough for rock, are you not?" and to rec'"'"'s 
 	 talk tunes.db "sure am" > /dev/null && last | grep -q "\"ask\":\"What are you" &&
 	 fresh && talk tunes.db "hello" "yes" > /dev/null && last | grep -q "\"ask\":\"What are you"'
 
+# "more like that one" after a reply that showed one to three: those
+# are the model; after a longer list, the topic goes on
+test_ok '"any others like that one?" after two songs shown: they are the model; after five, the topic goes on' \
+	'fresh && talk tunes.db "one reggae song" "any others like that one?" > out &&
+	 test "$(ids_of 1 < out | sort | tr "\n" " ")" = "t16 t17 " &&
+	 state | grep -q "^liked_items:\[\"t16\",\"t17\"\]" &&
+	 fresh && talk tunes.db "5 rock songs" "any others like that?" > /dev/null &&
+	 state | grep -q "^liked_items:\[\]" && state | grep -q "^tags:\[\"genre:rock\""'
+
 done_testing
