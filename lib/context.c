@@ -6,7 +6,9 @@
  * nowhere.  A creator of an item shown or named before is that
  * evidence: words one edit from such a name (two past ten letters),
  * word by word, are that creator; "his songs", "more of her" are the
- * creator named last.
+ * creator named last.  And the replies: a "yes" takes up what a reply
+ * that showed nothing proposed; "more like that one" the one to three
+ * items a reply showed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -157,4 +159,122 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 		}
 	rec_hash_free(&keys);
 	rec_buf_free(&g);
+}
+
+/* "yes", "sure", "ok", "oh yes": the message opens with assent, after
+ * an "oh" or "well" at most */
+static int
+assent(const struct rec_words *ws)
+{
+	static const char *const yes[] = { "yes", "yeah", "yea", "yep", "yup",
+	    "ya", "yah", "sure", "ok", "okay", "absolutely", "definitely",
+	    "certainly", "please", "ofc", "si", "oui", "ja", "sim", NULL };
+	static const char *const intj[] = { "oh", "ohh", "well", "ah",
+	    "hmm", NULL };
+	size_t i = 0;
+
+	if (ws->n > 1 && rec_words_listed(intj, ws->w[0]))
+		i = 1;
+	return (i < ws->n && rec_words_listed(yes, ws->w[i])) ||
+	    rec_words_phrase(ws, i, "of course");
+}
+
+/* A "yes" to a reply that proposed without showing ("do you like
+ * horror movies?", "I think you may enjoy another film by Kubrick",
+ * "a drama as well?"): the categories, tags and creators named in its
+ * sentences of taste are the message's; "you're old enough, aren't
+ * you?" proposes nothing */
+static void
+take_offer(struct rec_kb *kb, const char *offer, struct rec_intent *in)
+{
+	static const char *const taste[] = { "like", "love", "enjoy",
+	    "fan", "interested", "into", "want", "prefer", "recommend",
+	    "suggest", "mood", "considered", "try", NULL };
+	static const char *const you[] = { "you", "u", "ya", "your", "youre",
+	    "youd", "youll", NULL };
+	const char *p = offer;
+
+	while (*p) {
+		size_t n = strcspn(p, ".?!"), i;
+		int t, y, h;
+		char *sent = xstrndup(p, n);
+		struct rec_words rw;
+		struct rec_intent o;
+
+		p += n;
+		p += strspn(p, ".?!");
+		rec_words_of(sent, &rw);
+		free(sent);
+		/* asked of the person ("do you like", "would you be into"),
+		 * or "how about" */
+		for (i = 0, t = y = h = 0; i < rw.n; i++) {
+			t |= rec_words_listed(taste, rw.w[i]);
+			y |= rec_words_listed(you, rw.w[i]);
+			h |= i > 0 && rec_words_at(&rw, i, "about") &&
+			    (rec_words_at(&rw, i - 1, "how") ||
+			    rec_words_at(&rw, i - 1, "what"));
+		}
+		if (!(t && y) && !h) {
+			rec_words_free(&rw);
+			continue;
+		}
+		memset(&o, 0, sizeof o);
+		o.k = 10;
+		rec_words_names(kb, &rw);
+		rec_link(kb, &rw, &o);
+		rec_strs_copy(&in->tags, &o.tags);
+		rec_strs_copy(&in->need, &o.need);
+		rec_strs_copy(&in->prefer, &o.prefer);
+		rec_strs_copy(&in->concepts, &o.concepts);
+		rec_strs_copy(&in->alts, &o.alts);
+		rec_strs_copy(&in->liked_creators, &o.liked_creators);
+		rec_strs_copy(&in->similar, &o.similar);
+		rec_words_free(&rw);
+		rec_intent_free(&o);
+	}
+}
+
+void
+rec_link_offer(struct rec_kb *kb, const struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev)
+{
+	if (prev && prev->offer.n && assent(ws))
+		take_offer(kb, prev->offer.v[0], in);
+}
+
+/* "any other movies like that", "more like this one": what the last
+ * reply showed, where it showed one to three, is the model ("I like
+ * that" is a taste, "do you like it" a question; after "some
+ * Metallica" it is more of them) */
+void
+rec_link_shown(struct rec_words *ws, struct rec_intent *in,
+    const struct rec_intent *prev)
+{
+	static const char *const dem[] = { "that", "this", "it", "those",
+	    "these", "them", NULL };
+	static const char *const who[] = { "i", "we", "you", "u", "really",
+	    "would", "do", "did", "dont", "didnt", "also", "they", NULL };
+	size_t i, j;
+
+	if (!prev || !prev->last.n || prev->last.n > 3 ||
+	    prev->liked_creators.n || in->liked_items.n || in->similar.n ||
+	    in->liked_creators.n)
+		return;
+	for (i = 0; i + 1 < ws->n; i++) {
+		if (!rec_words_at(ws, i, "like") || ws->neg[i] ||
+		    ws->mode[i] == REC_LINK_DISLIKE ||
+		    !rec_words_listed(dem, ws->w[i + 1]) ||
+		    (i > 0 && rec_words_listed(who, ws->w[i - 1])))
+			continue;
+		for (j = 0; j < prev->last.n; j++)
+			rec_strs_add(&in->liked_items, prev->last.v[j]);
+		/* within the request they answered */
+		rec_strs_copy(&in->tags, &prev->tags);
+		rec_strs_copy(&in->need, &prev->need);
+		rec_strs_copy(&in->prefer, &prev->prefer);
+		rec_strs_copy(&in->concepts, &prev->concepts);
+		rec_words_mark(ws, i, 2);
+		rec_intent_said(in, "%s", "like what I showed");
+		return;
+	}
 }

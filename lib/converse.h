@@ -329,6 +329,14 @@ void rec_link_context(struct rec_kb *kb, struct rec_words *ws,
  * prev, when the message (after rec_link) names none */
 void rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
     const struct rec_intent *prev);
+/* a "yes" to the last reply's offer (rec_intent.offer): what its
+ * sentences of taste named */
+void rec_link_offer(struct rec_kb *kb, const struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev);
+/* "more like that one": the one to three items the last reply showed
+ * are the model */
+void rec_link_shown(struct rec_words *ws, struct rec_intent *in,
+    const struct rec_intent *prev);
 /* evidence.c: what says words were meant as a name */
 enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
 /* a word of everyday speech: filler, a word of the lexicon, or a word
