@@ -178,9 +178,9 @@ struct rec_kb {
 	int maxyear;
 	double popmax;			/* the largest popularity, or 0 */
 	int pop_by_creator;		/* the popularity is the creator's */
-	int has_knn, has_bm25;
+	int has_bm25;
 	char *cf_model;			/* rec-cf's item model: EASE where
-					 * trained, else ItemKNN */
+					 * trained, else ItemKNN; NULL: none */
 	char *semid_space;
 	char *dense_space;		/* audio, or the first other space */
 	char *text_space;		/* a space embedded by a server */

@@ -435,7 +435,6 @@ rec_kb_load(const char *catalog)
 	kb->cf_model = first_text(kb->cat, "models", "SELECT name FROM models "
 	    "WHERE kind IN ('ease', 'itemknn') AND name = kind ORDER BY "
 	    "kind = 'ease' DESC LIMIT 1");
-	kb->has_knn = kb->cf_model != NULL;
 	kb->semid_space = first_text(kb->cat, "semid_spaces", "SELECT space "
 	    "FROM semid_spaces ORDER BY space LIMIT 1");
 	kb->dense_space = first_text(kb->cat, "spaces", "SELECT name FROM "

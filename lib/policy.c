@@ -158,7 +158,7 @@ creators_stage(struct rec_kb *kb, struct rec_plan *p, const char *src,
 static void
 cf_model(const struct rec_kb *kb, struct rec_stage *st)
 {
-	if (kb->cf_model && strcmp(kb->cf_model, "itemknn")) {
+	if (strcmp(kb->cf_model, "itemknn")) {
 		arg(st, "-m");
 		arg(st, kb->cf_model);
 	}
@@ -268,7 +268,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		for (i = 0; i < in->liked_items.n; i++)
 			rec_buf_printf(&b, "%s%s", i ? "," : "",
 			    in->liked_items.v[i]);
-		if (kb->has_knn) {
+		if (kb->cf_model) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200",
 			    "-l", b.data, (char *)NULL);
 			cf_model(kb, &p->src[p->nsrc - 1]);
@@ -314,7 +314,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			rec_buf_printf(&b, "%s%s", b.len ? "," : "", id);
 			n++;
 		}
-		if (n && kb->has_knn) {
+		if (n && kb->cf_model) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "earlier",
 			    "-k", "200", "-l", b.data, (char *)NULL);
 			cf_model(kb, &p->src[p->nsrc - 1]);
@@ -323,7 +323,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			stage(&p->src, &p->nsrc, "rec-dense", "-e", "-s",
 			    "earlier", "-S", kb->enc_space, "-k", "100", "-l",
 			    b.data, (char *)NULL);
-		earlier = n && (kb->has_knn || kb->enc_space);
+		earlier = n && (kb->cf_model || kb->enc_space);
 	}
 	/* the creators asked for: their stream goes here, made once the
 	 * topic is known */
@@ -351,7 +351,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
 		rec_buf_reset(&b);
 		rec_plan_top_items(kb, in->similar.v[i], 5, &b);
-		if (kb->has_knn && b.len) {
+		if (kb->cf_model && b.len) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "similar",
 			    "-k", "200", "-l", b.data, (char *)NULL);
 			cf_model(kb, &p->src[p->nsrc - 1]);
@@ -450,7 +450,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		tag_stage(kb, p, "words", "200", w.data);
 		wordtags = 1;
 	}
-	if (in->user && kb->has_knn) {
+	if (in->user && kb->cf_model) {
 		stage(&p->src, &p->nsrc, "rec-cf", "-e", "-k", "200", "-u",
 		    in->user, (char *)NULL);
 		cf_model(kb, &p->src[p->nsrc - 1]);

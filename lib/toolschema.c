@@ -36,7 +36,7 @@ rec_tp_usable(const struct rec_kb *kb, const struct rec_tooldef *t)
 	if (t == &rec_tool_bm25)
 		return kb->has_bm25;
 	if (t == &rec_tool_cf)
-		return kb->has_knn;
+		return kb->cf_model != NULL;
 	if (t == &rec_tool_semid)
 		return kb->semid_space != NULL;
 	if (t == &rec_tool_dense)
@@ -271,6 +271,6 @@ rec_schema_text(struct rec_kb *kb, struct rec_buf *b)
 		    "through the model server.\n", kb->text_space);
 	if (kb->semid_space)
 		rec_buf_printf(b, "Semantic IDs: space %s.\n", kb->semid_space);
-	if (kb->has_knn)
+	if (kb->cf_model)
 		rec_buf_adds(b, "Co-consumption (rec_cf): trained.\n");
 }
