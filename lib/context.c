@@ -161,6 +161,16 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 	rec_buf_free(&g);
 }
 
+/* the topic of src (its tags, categories and concepts) into dst */
+static void
+topic_copy(struct rec_intent *dst, const struct rec_intent *src)
+{
+	rec_strs_copy(&dst->tags, &src->tags);
+	rec_strs_copy(&dst->need, &src->need);
+	rec_strs_copy(&dst->prefer, &src->prefer);
+	rec_strs_copy(&dst->concepts, &src->concepts);
+}
+
 /* "yes", "sure", "ok", "oh yes": the message opens with assent, after
  * an "oh" or "well" at most */
 static int
@@ -222,10 +232,7 @@ take_offer(struct rec_kb *kb, const char *offer, struct rec_intent *in)
 		o.k = 10;
 		rec_words_names(kb, &rw);
 		rec_link(kb, &rw, &o);
-		rec_strs_copy(&in->tags, &o.tags);
-		rec_strs_copy(&in->need, &o.need);
-		rec_strs_copy(&in->prefer, &o.prefer);
-		rec_strs_copy(&in->concepts, &o.concepts);
+		topic_copy(in, &o);
 		rec_strs_copy(&in->alts, &o.alts);
 		rec_strs_copy(&in->liked_creators, &o.liked_creators);
 		rec_strs_copy(&in->similar, &o.similar);
@@ -269,10 +276,7 @@ rec_link_shown(struct rec_words *ws, struct rec_intent *in,
 		for (j = 0; j < prev->last.n; j++)
 			rec_strs_add(&in->liked_items, prev->last.v[j]);
 		/* within the request they answered */
-		rec_strs_copy(&in->tags, &prev->tags);
-		rec_strs_copy(&in->need, &prev->need);
-		rec_strs_copy(&in->prefer, &prev->prefer);
-		rec_strs_copy(&in->concepts, &prev->concepts);
+		topic_copy(in, prev);
 		rec_words_mark(ws, i, 2);
 		rec_intent_said(in, "%s", "like what I showed");
 		return;
