@@ -240,6 +240,50 @@ parse_query(struct query *q, const char *text)
 	rec_buf_free(&norm);
 }
 
+/* with --prefix: each word of a part of its own, of 5 letters or more
+ * with a plural's s dropped, adds as parts of their own the longer
+ * words of field f that begin with it ("zombies" adds "zombie" and
+ * "zombieland"); the index keeps its words sorted */
+static void
+add_prefixed(const struct rec_bm25 *x, struct query *q, int f)
+{
+	const struct rec_bm25_field *fl = &x->field[f];
+	size_t np = q->np, i, n, m;
+	uint32_t lo, hi, mid;
+	const char *w, *t;
+
+	for (i = 0; i < np; i++) {
+		if (q->part[i].nw != 1)
+			continue;
+		w = q->text[q->part[i].w[0]];
+		n = strlen(w);
+		if (n > 5 && w[n - 1] == 's' && w[n - 2] != 's')
+			n--;
+		if (n < 5 || strpbrk(w, "0123456789"))
+			continue;
+		for (lo = 0, hi = fl->nterms; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			t = fl->termchars + fl->termoff[mid];
+			m = fl->termoff[mid + 1] - fl->termoff[mid];
+			if (memcmp(t, w, m < n ? m : n) < 0 ||
+			    (m < n && !memcmp(t, w, m)))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < fl->nterms; lo++) {
+			char *one;
+			t = fl->termchars + fl->termoff[lo];
+			m = fl->termoff[lo + 1] - fl->termoff[lo];
+			if (m < n || memcmp(t, w, n))
+				break;
+			one = xstrndup(t, m);
+			add_part(q, one);
+			free(one);
+		}
+	}
+}
+
 /* the statement that reads field j's columns of a document by id */
 static sqlite3_stmt *
 field_row(const struct rec_bm25 *x, struct query *q, size_t j)
@@ -455,6 +499,7 @@ main(int argc, char **argv)
 	size_t nh, i, j, k = 0;
 	double k1 = 1.2, bb = 0.75;
 	int c, all = 0, conj = 0, exact = 0, doindex = 0, mp = 0, exh = 0;
+	int prefix = 0;
 	unsigned long nout = 0, nin = 0;
 	char *end;
 
@@ -486,6 +531,7 @@ main(int argc, char **argv)
 			break;
 		case 'k': k = rec_arg_count("-k", optarg); break;
 		case 'M': mp = 1; break;
+		case 'P': prefix = 1; break;
 		case 's': src = optarg; break;
 		case 'X': exh = 1; break;
 		case 'h': usage(stdout); rec_exit(0);
@@ -518,6 +564,11 @@ main(int argc, char **argv)
 	parse_query(&q, text.data);
 	if (!q.nq)
 		rec_usage_die("the query has no words");
+	if (prefix && conj)
+		rec_usage_die("-P and -A: a longer word is another word, "
+		    "not the same one");
+	for (j = 0; prefix && j < q.nf; j++)
+		add_prefixed(&x, &q, q.f[j]);
 	if (q.phrases)
 		q.db = rec_catalog_open(cat);
 	for (j = 0; j < q.nf; j++) {

@@ -59,6 +59,9 @@ static const struct rec_opt bm25_opts[] = {
 	    "catalog)", REC_V_COUNT, NULL },
 	{ 'M', "msgpack", NULL, "write msgpack instead of JSONL", REC_V_NONE,
 	    NULL },
+	{ 'P', "prefix", NULL, "a word of 5 letters or more also matches the "
+	    "longer\nwords it begins, a plural's s dropped (zombies: "
+	    "zombieland)", REC_V_FLAG, NULL },
 	{ 's', "as", "NAME", "the src of the records (default bm25)",
 	    REC_V_NAME, NULL },
 	{ 'X', "exhaustive", NULL, "score every document (a check: the same "
@@ -68,7 +71,7 @@ static const struct rec_opt bm25_opts[] = {
 
 const struct rec_tooldef rec_tool_bm25 = {
 	"rec-bm25",
-	"usage: rec-bm25 [-aAeMX] [-d CATALOG] [-f FIELD] [-k N] [-s NAME] "
+	"usage: rec-bm25 [-aAeMPX] [-d CATALOG] [-f FIELD] [-k N] [-s NAME] "
 	"[-K K1] [-b B] QUERY ...\n"
 	"       rec-bm25 -I [-d CATALOG]\n", 23,
 	"Lexical retrieval (Okapi BM25) of words in text fields of the "

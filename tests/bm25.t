@@ -97,6 +97,19 @@ test_ok 'a phrase'"'"'s top k is the whole search'"'"'s first k, when the best b
 	 test "$(rec-bm25 -d ph.db -k 1 -f title '"'\"classic rock\"'"' < /dev/null | ids)" = "p5 " &&
 	 test "$(rec-bm25 -d ph.db -k 1 '"'\"classic rock\"'"' < /dev/null | ids)" = "p5 " &&
 	 test "$(rec-bm25 -d ph.db -k 2 '"'\"classic rock\" jazz'"' < /dev/null | ids)" = "$(rec-bm25 -d ph.db -k 100 '"'\"classic rock\" jazz'"' < /dev/null | head -2 | ids)"'
+test_ok '--prefix: a word of 5 letters or more matches the words it begins, a plural'"'"'s s dropped' \
+	'printf "%s\n" id,title "z1,Zombieland" "z2,Zombies" "z3,Zombie" "z4,Zom" "z5,The Zombi" \
+	     "c1,Spaced" "c2,Space" "n1,Zombieland2" > px.csv &&
+	 rec-import -d px.db items -r title=title px.csv && rec-bm25 -d px.db --index &&
+	 test "$(rec-bm25 -d px.db -e -f title zombies < /dev/null | ids)" = "z2 " &&
+	 rec-bm25 -d px.db -e -P -f title zombies < /dev/null | ids | tr " " "\n" | sort | tr "\n" " " > out &&
+	 test "$(cat out)" = "n1 z1 z2 z3 " &&
+	 rec-bm25 -d px.db -e -P -f title zombies < /dev/null | grep "\"z1\"" | grep -q "bm25: zombieland in title" &&
+	 test "$(rec-bm25 -d px.db -e -P -f title zom < /dev/null | ids)" = "z4 " &&
+	 rec-bm25 -d px.db -e -P -f title space < /dev/null | ids | tr " " "\n" | sort | tr "\n" " " > out &&
+	 test "$(cat out)" = "c1 c2 "'
+test_fail '--prefix with --and: a usage error' 2 '-P and -A' \
+	'rec-bm25 -P -A -f track_name one more < /dev/null'
 test_fail 'a quote left open' 2 "the query has a '\"' with no closing one" \
 	'rec-bm25 -f track_name '"'\"one more'"' < /dev/null'
 test_fail 'empty quotes are no words' 2 "the query has no words" \
