@@ -42,6 +42,7 @@ struct result {
 	double ms;
 	struct rec_llm_cost cost;	/* the model calls of the point */
 	char *plan;		/* rec's plan, or the command's failure */
+	char *intent;		/* rec's intent of the turn, JSON */
 	int failed;
 };
 
@@ -210,6 +211,11 @@ run_rec(const struct rec_conv *c, size_t t, struct result *r)
 	}
 	if (in.k < (int)maxk)
 		in.k = (int)maxk;
+	{
+		struct rec_buf ij = {0};
+		rec_intent_json(&ij, &in);
+		r->intent = ij.data;
+	}
 	memset(&turn, 0, sizeof turn);
 	if (!tools || rec_chat_tools(kb, dbpath, bin, c->turn[t].user, &in,
 	    have ? &prev : NULL, &dlg, NULL, 0, &turn, &mlog) < 0)
@@ -317,6 +323,10 @@ put_result(struct rec_buf *b, size_t p, const struct result *r)
 	    r->cost.prompt_tokens, r->cost.completion_tokens, r->cost.ms);
 	rec_json_string(b, r->plan ? r->plan : "", r->plan ?
 	    strlen(r->plan) : 0);
+	if (r->intent) {
+		rec_buf_adds(b, ",\"intent\":");
+		rec_json_string(b, r->intent, strlen(r->intent));
+	}
 	rec_buf_adds(b, ",\"ids\":[");
 	for (i = 0; i < r->ids.n && i < 1000; i++) {
 		rec_buf_adds(b, i ? "," : "");
@@ -373,6 +383,9 @@ get_result(const char *line, size_t n, struct result *res)
 		else if (k->via.str.size == 4 &&
 		    !memcmp(k->via.str.ptr, "plan", 4))
 			r->plan = xstrndup(v->via.str.ptr, v->via.str.size);
+		else if (k->via.str.size == 6 &&
+		    !memcmp(k->via.str.ptr, "intent", 6))
+			r->intent = xstrndup(v->via.str.ptr, v->via.str.size);
 		else if (k->via.str.size == 3 &&
 		    !memcmp(k->via.str.ptr, "ids", 3))
 			for (j = 0; j < v->via.array.size; j++)
@@ -405,6 +418,7 @@ worker(void *arg)
 		rec_write_all(1, b.data, b.len);
 		rec_strs_free(&r.ids);
 		free(r.plan);
+		free(r.intent);
 	}
 	rec_buf_free(&b);
 	return 0;
@@ -907,6 +921,11 @@ main(int argc, char **argv)
 			rec_buf_adds(&l, ",\"plan\":");
 			rec_json_string(&l, res[p].plan ? res[p].plan : "",
 			    res[p].plan ? strlen(res[p].plan) : 0);
+			/* what rec understood, for the one who reads the
+			 * log (an external command has none) */
+			if (res[p].intent)
+				rec_buf_printf(&l, ",\"intent\":%s",
+				    res[p].intent);
 			rec_buf_adds(&l, ",\"top\":[");
 			for (i = 0; i < list.n && i < ks[x]; i++) {
 				rec_buf_adds(&l, i ? "," : "");
@@ -1035,6 +1054,7 @@ main(int argc, char **argv)
 	for (p = 0; p < npoints; p++) {
 		rec_strs_free(&res[p].ids);
 		free(res[p].plan);
+		free(res[p].intent);
 	}
 	for (i = 0; i < nconvs; i++)
 		rec_conv_free(&convs[i]);

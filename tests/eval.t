@@ -57,7 +57,13 @@ test_ok 'Factual: ids the catalog lacks' \
 	 ANSWERS=$T/f.txt rec-eval -q -J -K 1,2 -n 1 b.jsonl -- ./answer | grep -q "\"factual\":\[0.0,0.25\]"'
 test_ok 'the log: a line per point' \
 	'rec-eval -q -L log b.jsonl > /dev/null && test "$(wc -l < log)" = 3 &&
-	 sed -n 2p log | grep -q "^{\"conversation\":\"c1\",\"turn\":2,\"message\":\"more like that\",\"plan\":\"rec-sql .*\",\"top\":\[\"s05\"\],\"targets\":\[\"s05\"\],\"hit@10\":true,\"ms\":"'
+	 sed -n 2p log | grep -q "^{\"conversation\":\"c1\",\"turn\":2,\"message\":\"more like that\",\"plan\":\"rec-sql .*\",\"intent\":{\"liked_items\":.*\"understood\":\"[^\"]*\"},\"top\":\[\"s05\"\],\"targets\":\[\"s05\"\],\"hit@10\":true,\"ms\":"'
+test_ok 'the log says what rec understood: the intent of the point, as rec-plan --json gives it (k raised to the cut-offs)' \
+	'rec-eval -q -L log b.jsonl > /dev/null && sed -n 1p log > l1 &&
+	 grep -q "\"intent\":{.*\"liked_creators\":\[\"Metallica\"\]" l1 &&
+	 rec-plan --json "some metallica" | grep -o "\"intent\":{.*\"popularity\":0," > want &&
+	 grep -q -F "$(cat want)" l1 &&
+	 rec-eval -q -L clog -n 1 b.jsonl -- ./answer > /dev/null && ! grep -q "\"intent\"" clog'
 test_ok 'a message is read against what the turn before showed (a name in it, misspelt)' \
 	'printf "%s\n" "{\"id\":\"c3\",\"turns\":[{\"user\":\"some songs\",\"shown\":[\"s05\",\"s01\"]},{\"user\":\"the metalica one was good, more of metalica\",\"targets\":[\"s06\"]}]}" > c.jsonl &&
 	 rec-eval -q -J -K 1 c.jsonl | grep -q "\"hit\":\[1.0\]"'
