@@ -151,6 +151,17 @@ rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
 	return fav && !ws->quoted[i];
 }
 
+/* "the original one", "that funny one": the words pick one thing out
+ * of others, they ask for no kind */
+int
+rec_link_which_one(const struct rec_words *ws, size_t i, size_t n)
+{
+	static const char *const det[] = { "the", "that", "this", NULL };
+
+	return i > 0 && rec_words_listed(det, ws->w[i - 1]) &&
+	    rec_words_at(ws, i + n, "one") && !ws->quoted[i];
+}
+
 int
 rec_link_cued(const struct rec_words *ws, size_t i)
 {

@@ -520,7 +520,8 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			if (!ngram(ws, i, n, &g) || (n == 1 && (g.len < 3 ||
 			    (rec_lex_filler(g.data) && !about(ws, i)) ||
 			    isdigit((unsigned char)g.data[0]))) ||
-			    rec_link_place(ws, i) || rec_link_opinion(ws, i, n))
+			    rec_link_place(ws, i) || rec_link_opinion(ws, i, n) ||
+			    rec_link_which_one(ws, i, n))
 				continue;
 			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
 			    !singular_tag(kb, &g, count_word(ws, i + n)) &&

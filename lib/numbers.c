@@ -63,6 +63,18 @@ age(const struct rec_words *ws, size_t i)
 	return i > 0 && rec_words_listed(unit, ws->w[i - 1]);
 }
 
+/* an era word said of one thing or of a person, not asked for: "the
+ * older one", "there's a new one", "way older than I look" */
+static int
+of_one(const struct rec_words *ws, size_t i)
+{
+	static const char *const who[] = { "i", "me", "you", "he", "she",
+	    "we", "they", "him", "her", "us", "them", NULL };
+
+	return at(ws, i + 1, "one") || (at(ws, i + 1, "than") && i + 2 <
+	    ws->n && rec_words_listed(who, ws->w[i + 2]));
+}
+
 /* "2 comedies" is a count; "7 seas", a name of the catalog, is not */
 static int
 counted(struct rec_kb *kb, const struct rec_words *ws, size_t i)
@@ -144,7 +156,11 @@ era_tag(struct rec_kb *kb, int y, struct rec_intent *in)
 static const char *const own[] = { "i watched", "i saw", "ive seen",
 	"i have seen", "i had seen", "i went to see", "i heard", "ive heard",
 	"i listened", "ive watched", "i have watched", "we watched", "we saw",
-	"i went to", NULL };
+	"i went to", "havent seen", "have not seen", "never seen",
+	"havent watched", NULL };
+/* a habit of the past: "I used to watch it in the eighties" */
+static const char *const habit[] = { "used to watch", "used to listen",
+	"used to see", NULL };
 /* the words before "current" said of a person ("I'm not very
  * current") */
 static const char *const person[] = { "im", "am", "not", "very", "stay",
@@ -203,7 +219,9 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		/* decades: 90s, 1990s, 80er, nineties, "los 90", "les
 		 * annees 80", "the 70" */
 		/* (without dates, the decade where tags say it) */
-		if ((y = decade_at(ws, i)) && (ycol || era_tag(kb, y, in))) {
+		if ((y = decade_at(ws, i)) && !of_one(ws, i) &&
+		    !rec_words_clause_has(ws, i, habit) &&
+		    (ycol || era_tag(kb, y, in))) {
 			snprintf(say, sizeof say, "from the %ds", y);
 			if (ycol) {
 				cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
@@ -227,7 +245,7 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		/* without dates, "older" where the tags say old ("oldies",
 		 * "70s"), unless said of a person ("I am older") */
 		if (!ycol && rec_lex_era_word(w) == 2 && !at(ws, i + 1,
-		    "school") && !age(ws, i) && !(ws->name && ws->name[i]) &&
+		    "school") && !age(ws, i) && !of_one(ws, i) && !(ws->name && ws->name[i]) &&
 		    !(i > 0 &&
 		    rec_words_listed(person, ws->w[i - 1])) &&
 		    !rec_words_clause_has(ws, i, own) &&
@@ -290,7 +308,8 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		 * current"): no era asked for */
 		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
 		    own) || rec_words_clause_has(ws, i, indifferent) ||
-		    age(ws, i) ||
+		    age(ws, i) || of_one(ws, i) || rec_words_clause_has(ws, i,
+	    habit) ||
 		    (!strcmp(w, "current") && i > 0 && rec_words_listed(person,
 		    ws->w[i - 1])) ||
 		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,

@@ -389,7 +389,8 @@ rec_words_listed(const char *const *l, const char *w)
 }
 
 /* A clause that says what a thing named or shown is ("I think it's a
- * 90's classic", "it's not quite sci-fi", "isn't that a 90's movie"):
+ * 90's classic", "it's not quite sci-fi", "isn't that a 90's movie",
+ * "is this a movie from 2019?", "there's an old one and a new one"):
  * its genres, eras and moods describe that thing, they are not asked
  * for.  Not a clause that steers ("it's too slow", "that's a bit
  * old") nor one about the wish ("it's for a party", "it should be
@@ -400,14 +401,16 @@ rec_words_describe(struct rec_words *ws)
 	static const char *const subj[] = { "its", "it is", "it was",
 	    "thats", "that is", "that was", "this is", "this was",
 	    "isnt that", "isnt it", "is it", "is that", "was it", "wasnt it",
-	    "it has", "its got",
+	    "is this", "was this", "isnt this", "it has", "its got",
+	    "theres", "there is", "there was",
 	    /* "it's", "that's": the ending went as a possessive's */
 	    "it a", "it an", "it the", "it not", "it quite", "it kind",
 	    "it pretty", "it really", "it so", "that a", "that an",
 	    "that not", NULL };
 	static const char *const lead[] = { "i", "think", "guess", "believe",
-	    "oh", "yes", "yeah", "well", "and", "but", "so", "ok", "okay",
-	    "probably", "maybe", "also", NULL };
+	    "oh", "yes", "yeah", "yea", "yep", "well", "and", "but", "so",
+	    "ok", "okay", "probably", "maybe", "also", "actually", "hmm",
+	    NULL };
 	static const char *const steer[] = { "too", "more", "less", "enough",
 	    "bit", "little", "for", "playlist", "should", "need", "needs",
 	    "want", "wanted", "like", "than", NULL };
@@ -428,7 +431,10 @@ rec_words_describe(struct rec_words *ws)
 		for (k = j + n; k < ws->n && ws->clause[k] == ws->clause[i] &&
 		    !rec_words_listed(steer, ws->w[k]); k++)
 			;
-		if (k < ws->n && ws->clause[k] == ws->clause[i])
+		/* a question of the thing steers nothing ("is that movie
+		 * more recent?") */
+		if (k < ws->n && ws->clause[k] == ws->clause[i] &&
+		    !rec_words_at(ws, j, "is") && !rec_words_at(ws, j, "was"))
 			continue;
 		for (k = j; k < ws->n && ws->clause[k] == ws->clause[i]; k++)
 			if (ws->mode[k] == REC_LINK_ASK)

@@ -769,4 +769,41 @@ test_ok '"my five year old", "kids 5 years old": an age, no era; "old movies" is
 	 ! f "my kids are 5 years old" | grep -q "\"column\":\"year\"" &&
 	 f "old movies please" | grep -q "\"column\":\"year\""'
 
+# a tag on few items ("tom hanks" on two films in 600): the films liked
+# with its best-known ones come too, by collaborative filtering
+{ printf '%s\n' id,title,popularity,tags "h1,Big,5,tom hanks|comedy" "h2,Splash,4,tom hanks|original" \
+	"g1,Green Mile,3,drama"
+  awk 'BEGIN { for (i = 1; i <= 600; i++) printf "f%d,Film %d,2,drama\n", i, i }'; } > tagged.csv &&
+{ echo user,item,rating
+  for u in 1 2 3 4; do echo "$u,h1,5"; echo "$u,h2,5"; echo "$u,g1,5"; done
+  for u in 5 6 7 8; do echo "$u,f1,5"; echo "$u,f2,5"; done; } > tagged-r.csv &&
+	rec-import -d tagged.db items -i id -r title=title -S tags='|' tagged.csv &&
+	rec-import -d tagged.db interactions -u user -i item -w rating tagged-r.csv &&
+	rec-train -d tagged.db itemknn > /dev/null && rec-bm25 -d tagged.db --index || exit 1
+test_ok 'a tag on few items: rec-cf seeded by its items ("tom hanks": what was watched with Big and Splash)' \
+	'rec-plan -d tagged.db "movies with Tom Hanks" > out &&
+	 grep -q "rec-cf -e -s tagged -k 200 -l h1,h2" out && grep -q -- "-W tagged=" out &&
+	 test "$(ids tagged.db "movies with Tom Hanks")" = "h1 h2 g1 " &&
+	 rec-plan -d hanks.db "movies with Tom Hanks" > out && ! grep -q tagged out &&
+	 ! rec-plan -d tagged.db "a drama" | grep -q tagged'
+
+test_ok '"the original one", "that original one": one thing picked out, no topic; "something original" is one' \
+	'intent tagged.db "I liked the original one" | grep -q "^tags:\[\]" &&
+	 intent tagged.db "that original one please" | grep -q "^tags:\[\]" &&
+	 intent tagged.db "something original please" | grep -q "^tags:\[.*original"'
+
+test_ok 'an era said of one thing or of a person, or of a habit, asks for none' \
+	'for m in "I will watch the older one first" "I am actually way older than I look" \
+	     "I used to watch the series back in the early nineteen eighties" "there is a new one I think"; do
+	   f "$m" | grep -q "^constraints:\[\]" || { echo "$m"; exit 1; }; done &&
+	 f "older ones please" | grep -q "\"column\":\"year\"" &&
+	 f "some 80s movies" | grep -q "\"column\":\"year\"" &&
+	 f "movies older than 2000" | grep -q "\"column\":\"year\""'
+
+test_ok 'a question of the thing shown asks for nothing: "is this a movie from 2019?", "is that movie more recent?"' \
+	'fs "is this a movie from 2019?" | grep -q "^constraints:\[\]" &&
+	 fs "is that movie more recent?" | grep -q "^constraints:\[\]" &&
+	 fs "is there anything more recent?" | grep -q "\"column\":\"year\"" &&
+	 fs "yea thats a really old movie" | grep -q "^constraints:\[\]"'
+
 done_testing
