@@ -787,6 +787,9 @@ void rec_demos_record(const char *path, const char *request,
 void rec_plan_order_by(struct rec_kb *kb, int best, struct rec_buf *o);
 void rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
     struct rec_buf *ids);
+/* the best-known items where the SQL condition where holds */
+void rec_plan_where_items(struct rec_kb *kb, const char *where, size_t max,
+    struct rec_buf *ids);
 void rec_plan_need_where(struct rec_kb *kb, const struct rec_strs *need,
     struct rec_buf *b);
 void rec_plan_names_sql(struct rec_kb *kb, const struct rec_strs *names,

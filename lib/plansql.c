@@ -60,6 +60,27 @@ rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
 	rec_buf_free(&sql);
 }
 
+/* the best-known items where an SQL condition holds (at most max),
+ * for seeds */
+void
+rec_plan_where_items(struct rec_kb *kb, const char *where, size_t max,
+    struct rec_buf *ids)
+{
+	static const char what[] = "finding the best-known items of a tag";
+	sqlite3_stmt *st;
+	struct rec_buf sql = {0};
+
+	rec_buf_printf(&sql, "SELECT id FROM items WHERE %s ORDER BY ", where);
+	rec_plan_order_by(kb, 0, &sql);
+	rec_buf_printf(&sql, " LIMIT %zu", max);
+	st = rec_catalog_prepare(kb->cat, sql.data, what);
+	while (rec_catalog_step(kb->cat, st, what))
+		rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
+		    sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	rec_buf_free(&sql);
+}
+
 /* the categories to keep to, as SQL, after the constraints in b */
 void
 rec_plan_need_where(struct rec_kb *kb, const struct rec_strs *need,

@@ -177,6 +177,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	int by = 0, similar = 0, prior = 0, titled = 0, liked = 0, meaning = 0;
 	int named, theirs = 0, genre = 0, album = 0;
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
+	int tagged = 0;
 	int mood = 0, rare = 0, boost = 0, wordtags = 0, era = 0, measured;
 	int sources;
 	size_t by_at;
@@ -429,6 +430,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		/* a theme of words: all of them in the title */
 		if (in->themes.n == 1 && strchr(in->themes.v[0], ' '))
 			arg(&p->src[p->nsrc - 1], "-A");
+		else	/* "zombie movies": Zombieland */
+			arg(&p->src[p->nsrc - 1], "-P");
 		arg(&p->src[p->nsrc - 1], "--");
 		arg(&p->src[p->nsrc - 1], w.data);
 	}
@@ -496,6 +499,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_reset(&topic);
 	{
 		struct rec_strs vals = {0};
+		int few = 1;
 		for (i = 0; i < in->tags.n; i++) {
 			int f0, c, numeric = 0, kept = 0;
 			const char *v = rec_facet_split(in->tags.v[i], &f0);
@@ -515,12 +519,25 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			if ((f0 != REC_FACET_GENRE && numeric) || kept)
 				continue;
 			rec_norm(&f, v, strlen(v));
-			if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
-			    (size_t)-1)
+			if (f.len && (c = (int)rec_hash_get(&kb->tag, f.data,
+			    f.len)) != -1) {
 				rec_strs_add(&vals, f.data);
+				few &= !rec_kb_tag_on(kb, (size_t)c, 200);
+			}
 			rec_buf_free(&f);
 		}
 		rec_kb_tags_sql(kb, &vals, &topic);
+		/* a tag on few items ("tom hanks" on four films): the
+		 * items liked with its best-known ones too */
+		rec_buf_reset(&b);
+		if (vals.n && few && kb->cf_model)
+			rec_plan_where_items(kb, topic.data, 10, &b);
+		if (b.len) {
+			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "tagged",
+			    "-k", "200", "-l", b.data, (char *)NULL);
+			cf_model(kb, &p->src[p->nsrc - 1]);
+			tagged = 1;
+		}
 		rec_strs_free(&vals);
 	}
 	/* the creators asked for: their items, those of the topic first
@@ -679,6 +696,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			weight(r, "seedcats", 0.5);
 		if (earlier)
 			weight(r, "earlier", 0.4);
+		if (tagged)
+			weight(r, "tagged", 0.2);
 		/* a mood or an occasion leads when it is the topic; beside
 		 * a genre or names it only colours the list */
 		if (mood)
