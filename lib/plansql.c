@@ -28,45 +28,13 @@ rec_plan_order_by(struct rec_kb *kb, int best, struct rec_buf *o)
 	}
 }
 
-/* the best-known items of a creator (at most max), for seeds */
-void
-rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
-    struct rec_buf *ids)
+/* the best-known items where the SQL condition where holds (at most
+ * max; its ? bound to bind), after those in ids */
+static void
+best_known(struct rec_kb *kb, const char *where, const char *bind,
+    size_t max, struct rec_buf *ids)
 {
-	static const char what[] = "finding a creator's best-known items";
-	sqlite3_stmt *st;
-	struct rec_buf sql = {0};
-
-	int pass;
-
-	/* the value as the catalog writes it (the column's index), and
-	 * only when the creator has no item of its own, every value that
-	 * names it among others (a scan) */
-	for (pass = 0; pass < 2 && !ids->len; pass++) {
-		rec_buf_reset(&sql);
-		rec_buf_printf(&sql, pass ? "SELECT id FROM items WHERE "
-		    "names(\"%s\", ?) " : "SELECT id FROM items WHERE \"%s\" = "
-		    "? ", kb->c_creator);
-		rec_buf_adds(&sql, "ORDER BY ");
-		rec_plan_order_by(kb, 0, &sql);
-		rec_buf_printf(&sql, " LIMIT %zu", max);
-		st = rec_catalog_prepare(kb->cat, sql.data, what);
-		sqlite3_bind_text(st, 1, creator, -1, SQLITE_STATIC);
-		while (rec_catalog_step(kb->cat, st, what))
-			rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
-			    sqlite3_column_text(st, 0));
-		sqlite3_reset(st);
-	}
-	rec_buf_free(&sql);
-}
-
-/* the best-known items where an SQL condition holds (at most max),
- * for seeds */
-void
-rec_plan_where_items(struct rec_kb *kb, const char *where, size_t max,
-    struct rec_buf *ids)
-{
-	static const char what[] = "finding the best-known items of a tag";
+	static const char what[] = "finding the best-known items";
 	sqlite3_stmt *st;
 	struct rec_buf sql = {0};
 
@@ -74,11 +42,40 @@ rec_plan_where_items(struct rec_kb *kb, const char *where, size_t max,
 	rec_plan_order_by(kb, 0, &sql);
 	rec_buf_printf(&sql, " LIMIT %zu", max);
 	st = rec_catalog_prepare(kb->cat, sql.data, what);
+	if (bind)
+		sqlite3_bind_text(st, 1, bind, -1, SQLITE_STATIC);
 	while (rec_catalog_step(kb->cat, st, what))
 		rec_buf_printf(ids, "%s%s", ids->len ? "," : "",
 		    sqlite3_column_text(st, 0));
 	sqlite3_reset(st);
 	rec_buf_free(&sql);
+}
+
+/* the best-known items of a creator (at most max), for seeds */
+void
+rec_plan_top_items(struct rec_kb *kb, const char *creator, size_t max,
+    struct rec_buf *ids)
+{
+	struct rec_buf w = {0};
+	int pass;
+
+	/* the value as the catalog writes it (the column's index), and
+	 * only when the creator has no item of its own, every value that
+	 * names it among others (a scan) */
+	for (pass = 0; pass < 2 && !ids->len; pass++) {
+		rec_buf_reset(&w);
+		rec_buf_printf(&w, pass ? "names(\"%s\", ?)" : "\"%s\" = ?",
+		    kb->c_creator);
+		best_known(kb, w.data, creator, max, ids);
+	}
+	rec_buf_free(&w);
+}
+
+void
+rec_plan_where_items(struct rec_kb *kb, const char *where, size_t max,
+    struct rec_buf *ids)
+{
+	best_known(kb, where, NULL, max, ids);
 }
 
 /* the categories to keep to, as SQL, after the constraints in b */
