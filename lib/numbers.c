@@ -64,15 +64,22 @@ age(const struct rec_words *ws, size_t i)
 }
 
 /* an era word said of one thing or of a person, not asked for: "the
- * older one", "there's a new one", "way older than I look" */
+ * older one", "the most recent one", "a new one" (another), "way older
+ * than I look"; but "a more recent one" asks for one */
 static int
 of_one(const struct rec_words *ws, size_t i)
 {
 	static const char *const who[] = { "i", "me", "you", "he", "she",
 	    "we", "they", "him", "her", "us", "them", NULL };
+	static const char *const det[] = { "the", "that", "this", NULL };
+	size_t d = i > 0 && (at(ws, i - 1, "most") || at(ws, i - 1, "more")) ?
+	    i - 1 : i;
 
-	return at(ws, i + 1, "one") || (at(ws, i + 1, "than") && i + 2 <
-	    ws->n && rec_words_listed(who, ws->w[i + 2]));
+	if (at(ws, i + 1, "one"))
+		return (d > 0 && rec_words_listed(det, ws->w[d - 1])) ||
+		    (!strcmp(ws->w[i], "new") && i > 0 && at(ws, i - 1, "a"));
+	return at(ws, i + 1, "than") && i + 2 < ws->n &&
+	    rec_words_listed(who, ws->w[i + 2]);
 }
 
 /* "2 comedies" is a count; "7 seas", a name of the catalog, is not */

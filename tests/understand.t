@@ -793,10 +793,12 @@ test_ok '"the original one", "that original one": one thing picked out, no topic
 	 intent tagged.db "something original please" | grep -q "^tags:\[.*original"'
 
 test_ok 'an era said of one thing or of a person, or of a habit, asks for none' \
-	'for m in "I will watch the older one first" "I am actually way older than I look" \
+	'for m in "I will watch the older one first" "I am actually way older than I look" "the most recent one I watched" \
 	     "I used to watch the series back in the early nineteen eighties" "there is a new one I think"; do
 	   f "$m" | grep -q "^constraints:\[\]" || { echo "$m"; exit 1; }; done &&
 	 f "older ones please" | grep -q "\"column\":\"year\"" &&
+	 f "a more recent one please" | grep -q "\"column\":\"year\"" &&
+	 f "can you give me a new one" | grep -q "^constraints:\[\]" &&
 	 f "some 80s movies" | grep -q "\"column\":\"year\"" &&
 	 f "movies older than 2000" | grep -q "\"column\":\"year\""'
 
