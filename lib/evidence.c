@@ -128,6 +128,34 @@ rec_link_place(const struct rec_words *ws, size_t i)
 	    purpose(ws, i);
 }
 
+/* "Beautiful!", "sweet!!", "those were incredible": a word of praise
+ * and nothing else in its clause but words of reaction says how the
+ * last answer went; it is no kind of song and no title */
+static int
+reaction(const struct rec_words *ws, size_t i, size_t n)
+{
+	static const char *const praise[] = { "great", "awesome", "amazing",
+	    "excellent", "fantastic", "wonderful", "nice", "perfect",
+	    "brilliant", "cool", "beautiful", "sweet", "incredible",
+	    "lovely", "gorgeous", "good", "superb", "terrific", "fabulous",
+	    NULL };
+	static const char *const around[] = { "so", "very", "really", "just",
+	    "pretty", "truly", "absolutely", "wow", "oh", "those", "these",
+	    "they", "that", "thats", "this", "it", "its", "were", "was",
+	    "are", "is", "all", "simply", "quite", "too", "sounds", "sound",
+	    "look", "looks", "yes", "yeah", "ok", "okay", "both", "them",
+	    "definitely", "totally", "how", NULL };
+	size_t j;
+
+	if (n != 1 || ws->quoted[i] || !rec_words_listed(praise, ws->w[i]))
+		return 0;
+	for (j = 0; j < ws->n; j++)
+		if (j != i && ws->clause[j] == ws->clause[i] &&
+		    !rec_words_listed(around, ws->w[j]))
+			return 0;
+	return 1;
+}
+
 /* "favorite artist", "one of my favorites", "a great movie": a tag of
  * filler words and praise is its tagger's opinion, not what a thing is
  * ("feel good", "love songs" are kinds) */
@@ -140,6 +168,8 @@ rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
 	size_t j;
 	int fav = 0;
 
+	if (reaction(ws, i, n))
+		return 1;
 	for (j = i; j < i + n; j++)
 		if (!strncmp(ws->w[j], "favorite", 8) ||
 		    !strncmp(ws->w[j], "favourite", 9) ||
@@ -332,7 +362,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 
 	for (j = i; j < i + n; j++)
 		len += strlen(ws->w[j]) + (j > i);
-	if (!cap && !quoted && occasion(ws, i, n, kind))
+	if (!quoted && (reaction(ws, i, n) || (!cap && occasion(ws, i, n,
+	    kind))))
 		return 0;
 	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
 	 * quotes or a cue */

@@ -704,7 +704,8 @@ test_ok '"top 40 hits" is the chart, not forty; "top 40 songs" is forty' \
   echo 'e1,Deep Night,Club Kid,1,house'
   echo 'f1,Pet Song,Fan Club,1,favorite artist|one of my favorites|rock|great movie|feel good'
   echo 'x1,Snow Bells,Sleigh Band,1,christmas'
-  echo 'rt,Road Trip,Chloe M,1,indie'; } > alts.csv &&
+  echo 'rt,Road Trip,Chloe M,1,indie'
+  echo 'b1,Incredible,Moon Choir,1,beautiful|ambient'; } > alts.csv &&
 	rec-import -d alts.db items -i id -r title=title -r artist=creator -S genre='|' \
 	-t popularity=integer alts.csv && rec-bm25 -d alts.db --index || exit 1
 test_ok '"hip hop or reggae or some ska": each of them in the first six' \
@@ -807,5 +808,11 @@ test_ok 'a question of the thing shown asks for nothing: "is this a movie from 2
 	 fs "is that movie more recent?" | grep -q "^constraints:\[\]" &&
 	 fs "is there anything more recent?" | grep -q "\"column\":\"year\"" &&
 	 fs "yea thats a really old movie" | grep -q "^constraints:\[\]"'
+
+test_ok '"Beautiful! More please", "those were incredible": praise of the last answer, no tag and no title; "something beautiful" is one' \
+	'for m in "Beautiful! More please" "sweet!! i like them" "Those were incredible, would you please add more of those?"; do
+	   intent alts.db "$m" > out && grep -q "^tags:\[\]" out && grep -q "^{\"liked_items\":\[\]" out || { echo "$m"; exit 1; }; done &&
+	 intent alts.db "something beautiful" | grep -q "^tags:\[\"genre:beautiful\"\]" &&
+	 intent alts.db "play Incredible by Moon Choir" | grep -q "^{\"liked_items\":\[\"b1\"\]"'
 
 done_testing
