@@ -128,17 +128,21 @@ rec_link_place(const struct rec_words *ws, size_t i)
 	    purpose(ws, i);
 }
 
+/* words of praise: of a tag, its tagger's opinion (rec_link_opinion);
+ * alone in a clause, of the last answer (reaction) */
+static const char *const praise[] = { "great", "awesome", "amazing",
+	"excellent", "fantastic", "wonderful", "nice", "perfect", "brilliant",
+	"cool", NULL };
+
 /* "Beautiful!", "sweet!!", "those were incredible": a word of praise
  * and nothing else in its clause but words of reaction says how the
  * last answer went; it is no kind of song and no title */
 static int
 reaction(const struct rec_words *ws, size_t i, size_t n)
 {
-	static const char *const praise[] = { "great", "awesome", "amazing",
-	    "excellent", "fantastic", "wonderful", "nice", "perfect",
-	    "brilliant", "cool", "beautiful", "sweet", "incredible",
-	    "lovely", "gorgeous", "good", "superb", "terrific", "fabulous",
-	    NULL };
+	static const char *const fond[] = { "beautiful", "sweet",
+	    "incredible", "lovely", "gorgeous", "good", "superb", "terrific",
+	    "fabulous", NULL };
 	static const char *const around[] = { "so", "very", "really", "just",
 	    "pretty", "truly", "absolutely", "wow", "oh", "those", "these",
 	    "they", "that", "thats", "this", "it", "its", "were", "was",
@@ -147,7 +151,8 @@ reaction(const struct rec_words *ws, size_t i, size_t n)
 	    "definitely", "totally", "how", NULL };
 	size_t j;
 
-	if (n != 1 || ws->quoted[i] || !rec_words_listed(praise, ws->w[i]))
+	if (n != 1 || ws->quoted[i] || !(rec_words_listed(praise, ws->w[i]) ||
+	    rec_words_listed(fond, ws->w[i])))
 		return 0;
 	for (j = 0; j < ws->n; j++)
 		if (j != i && ws->clause[j] == ws->clause[i] &&
@@ -162,9 +167,6 @@ reaction(const struct rec_words *ws, size_t i, size_t n)
 int
 rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
 {
-	static const char *const praise[] = { "great", "best", "awesome",
-	    "amazing", "excellent", "fantastic", "wonderful", "nice",
-	    "perfect", "brilliant", "cool", NULL };
 	size_t j;
 	int fav = 0;
 
@@ -173,7 +175,7 @@ rec_link_opinion(const struct rec_words *ws, size_t i, size_t n)
 	for (j = i; j < i + n; j++)
 		if (!strncmp(ws->w[j], "favorite", 8) ||
 		    !strncmp(ws->w[j], "favourite", 9) ||
-		    !strncmp(ws->w[j], "fave", 4) ||
+		    !strncmp(ws->w[j], "fave", 4) || !strcmp(ws->w[j], "best") ||
 		    rec_words_listed(praise, ws->w[j]))
 			fav = 1;
 		else if (!rec_lex_filler(ws->w[j]))
