@@ -243,14 +243,14 @@ parse_query(struct query *q, const char *text)
 /* with --prefix: each word of a part of its own, of 5 letters or more
  * with a plural's s dropped, adds as parts of their own the longer
  * words of field f that begin with it ("zombies" adds "zombie" and
- * "zombieland"); the index keeps its words sorted */
+ * "zombieland") */
 static void
 add_prefixed(const struct rec_bm25 *x, struct query *q, int f)
 {
 	const struct rec_bm25_field *fl = &x->field[f];
-	size_t np = q->np, i, n, m;
-	uint32_t lo, hi, mid;
-	const char *w, *t;
+	size_t np = q->np, i, n;
+	uint32_t first, k, m;
+	const char *w;
 
 	for (i = 0; i < np; i++) {
 		if (q->part[i].nw != 1)
@@ -261,23 +261,10 @@ add_prefixed(const struct rec_bm25 *x, struct query *q, int f)
 			n--;
 		if (n < 5 || strpbrk(w, "0123456789"))
 			continue;
-		for (lo = 0, hi = fl->nterms; lo < hi;) {
-			mid = lo + (hi - lo) / 2;
-			t = fl->termchars + fl->termoff[mid];
-			m = fl->termoff[mid + 1] - fl->termoff[mid];
-			if (memcmp(t, w, m < n ? m : n) < 0 ||
-			    (m < n && !memcmp(t, w, m)))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < fl->nterms; lo++) {
-			char *one;
-			t = fl->termchars + fl->termoff[lo];
-			m = fl->termoff[lo + 1] - fl->termoff[lo];
-			if (m < n || memcmp(t, w, n))
-				break;
-			one = xstrndup(t, m);
+		m = rec_bm25_prefixed(x, f, w, n, &first);
+		for (k = first; k < first + m; k++) {
+			char *one = xstrndup(fl->termchars + fl->termoff[k],
+			    fl->termoff[k + 1] - fl->termoff[k]);
 			add_part(q, one);
 			free(one);
 		}

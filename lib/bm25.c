@@ -444,6 +444,28 @@ rec_bm25_term(const struct rec_bm25 *x, int f, const char *t, size_t n)
 	return -1;
 }
 
+uint32_t
+rec_bm25_prefixed(const struct rec_bm25 *x, int f, const char *t, size_t n,
+    uint32_t *first)
+{
+	const struct rec_bm25_field *fl = &x->field[f];
+	uint32_t lo = 0, hi = fl->nterms, e;
+
+	/* the first term not before t */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (term_cmp(fl, mid, t, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (e = lo; e < fl->nterms && fl->termoff[e + 1] - fl->termoff[e] >=
+	    n && !memcmp(fl->termchars + fl->termoff[e], t, n); e++)
+		;
+	*first = lo;
+	return e - lo;
+}
+
 long
 rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
     size_t n)

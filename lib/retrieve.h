@@ -60,6 +60,10 @@ int rec_bm25_field_index(const struct rec_bm25 *x, const char *name);
 /* the term's index in field f, or -1 */
 long rec_bm25_term(const struct rec_bm25 *x, int f, const char *t,
     size_t n);
+/* the terms of field f that begin with t[0..n): how many, the first
+ * at *first (the index keeps its terms sorted) */
+uint32_t rec_bm25_prefixed(const struct rec_bm25 *x, int f, const char *t,
+    size_t n, uint32_t *first);
 /* the closest term to t within edit distance 1 (short) or 2, preferring
  * the most frequent; -1 if none */
 long rec_bm25_closest_term(const struct rec_bm25 *x, int f, const char *t,
