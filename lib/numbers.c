@@ -176,6 +176,16 @@ static const char *const indifferent[] = { "dont mind", "do not mind",
 	"doesnt matter", "does not matter", "dont care", "do not care",
 	"no matter", NULL };
 
+/* an era word at i said of what the person did or does not mind, of
+ * one thing or of a person: none asked for */
+static int
+not_asked(const struct rec_words *ws, size_t i)
+{
+	return rec_words_clause_has(ws, i, own) ||
+	    rec_words_clause_has(ws, i, indifferent) ||
+	    rec_words_clause_has(ws, i, habit) || age(ws, i) || of_one(ws, i);
+}
+
 /* how many, eras and numbers */
 void
 rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
@@ -252,11 +262,9 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		/* without dates, "older" where the tags say old ("oldies",
 		 * "70s"), unless said of a person ("I am older") */
 		if (!ycol && rec_lex_era_word(w) == 2 && !at(ws, i + 1,
-		    "school") && !age(ws, i) && !of_one(ws, i) && !(ws->name && ws->name[i]) &&
-		    !(i > 0 &&
-		    rec_words_listed(person, ws->w[i - 1])) &&
-		    !rec_words_clause_has(ws, i, own) &&
-		    !rec_words_clause_has(ws, i, indifferent) &&
+		    "school") && !not_asked(ws, i) && !(ws->name &&
+		    ws->name[i]) && !(i > 0 && rec_words_listed(person,
+		    ws->w[i - 1])) &&
 		    (c = rec_kb_concept(kb, "oldies")) >= 0 &&
 		    kb->ground[c].tags.n) {
 			rec_add_concept(kb, in, (size_t)c, 0, "older");
@@ -313,10 +321,7 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		 * movie I watched", "my recent favorite"), does not mind
 		 * ("I don't mind if it's older") or is ("I'm not very
 		 * current"): no era asked for */
-		if ((e = rec_lex_era_word(w)) && (rec_words_clause_has(ws, i,
-		    own) || rec_words_clause_has(ws, i, indifferent) ||
-		    age(ws, i) || of_one(ws, i) || rec_words_clause_has(ws, i,
-	    habit) ||
+		if ((e = rec_lex_era_word(w)) && (not_asked(ws, i) ||
 		    (!strcmp(w, "current") && i > 0 && rec_words_listed(person,
 		    ws->w[i - 1])) ||
 		    (i > 0 && at(ws, i - 1, "my")) || (i > 1 && at(ws, i - 2,

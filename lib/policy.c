@@ -502,6 +502,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		int few = 1;
 		for (i = 0; i < in->tags.n; i++) {
 			int f0, c, numeric = 0, kept = 0;
+			size_t k;
 			const char *v = rec_facet_split(in->tags.v[i], &f0);
 			struct rec_buf f = {0};
 			size_t nd;
@@ -519,10 +520,10 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			if ((f0 != REC_FACET_GENRE && numeric) || kept)
 				continue;
 			rec_norm(&f, v, strlen(v));
-			if (f.len && (c = (int)rec_hash_get(&kb->tag, f.data,
-			    f.len)) != -1) {
+			if (f.len && (k = rec_hash_get(&kb->tag, f.data,
+			    f.len)) != (size_t)-1) {
 				rec_strs_add(&vals, f.data);
-				few &= !rec_kb_tag_on(kb, (size_t)c, 200);
+				few &= !rec_kb_tag_on(kb, k, 200);
 			}
 			rec_buf_free(&f);
 		}
