@@ -186,6 +186,7 @@ struct rec_kb {
 	char *text_space;		/* a space embedded by a server */
 	char *enc_space;		/* the encoder of rec-train text */
 	struct rec_textenc_db *enc;	/* and its words, or NULL */
+	struct rec_hash english;	/* english.c: the language's words */
 	struct rec_hash spell;		/* spell.c: words a misspelling may
 					 * stand for -> uses (unsigned);
 					 * made on first use */
@@ -197,6 +198,9 @@ struct rec_kb *rec_kb_load(const char *catalog);
 void rec_kb_add_names(struct rec_kb *kb, const char *v, unsigned count,
     struct rec_buf *n);
 void rec_kb_one_word_names(struct rec_kb *kb);
+/* english.c: the system's word list; whether w is a word of it */
+void rec_kb_load_english(struct rec_kb *kb);
+int rec_kb_english(const struct rec_kb *kb, const char *w);
 void rec_kb_free(struct rec_kb *kb);
 /* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);

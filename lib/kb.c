@@ -515,6 +515,7 @@ rec_kb_load(const char *catalog)
 		sqlite3_reset(st);
 		rec_kb_one_word_names(kb);
 	}
+	rec_kb_load_english(kb);
 	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {
 		rec_buf_reset(&sql);
@@ -599,6 +600,7 @@ rec_kb_free(struct rec_kb *kb)
 	rec_hash_free(&kb->tag);
 	rec_hash_free(&kb->tagtok);
 	rec_hash_free(&kb->tword);
+	rec_hash_free(&kb->english);
 	rec_hash_free(&kb->spell);
 	free(kb->tagcount);
 	for (i = 0; i < kb->ntc; i++) {

@@ -369,7 +369,8 @@ joined(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 }
 
 /* a misspelt name after a cue, or written with capitals: the closest
- * creator or title within an edit or two */
+ * creator or title within an edit or two (not a word of the language
+ * spelt right: "the song sounded") */
 static int
 fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
     size_t content, struct rec_intent *in)
@@ -384,7 +385,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	/* every word rare, or one common word inside a name of three
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
-	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
+	if (!ngram(ws, i, n, &g) || g.len < 6 || (n == 1 && rec_kb_english(kb,
+	    g.data)) || (rare < n && !(n >= 3 &&
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
@@ -786,14 +788,14 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    i, n, &quoted))
 				ce = 1;
 			/* one word for a longer name needs a capital or a
-			 * cue when it is short ("heavy" for The Heavy, "doja"
-			 * for Doja Cat) or a word of the tag vocabulary
-			 * ("salsa" for You Salsa: the tag) */
+			 * cue when short ("heavy": The Heavy, "doja": Doja
+			 * Cat), a tag's word ("salsa" for You Salsa) or the
+			 * language's ("the trumpet" for Timmy Trumpet) */
 			if (ce == 2 && n == 1 && !ws->cap[i] &&
 			    !rec_link_cued(ws, i) && ((g.len < 6 &&
 			    !strncasecmp(kb->cname[ck], "the ", 4)) ||
-			    ((g.len < 5 || tg != (size_t)-1) &&
-			    !is_name(kb->cname[ck], g.data))))
+			    ((g.len < 5 || tg != (size_t)-1 || rec_kb_english(kb,
+			    g.data)) && !is_name(kb->cname[ck], g.data))))
 				ce = 1;
 			if (tk != (size_t)-1)
 				te = rec_link_evidence(kb, ws, i, n,

@@ -8,6 +8,9 @@ PATH=$REC_BIN:$PATH
 DATA=$TOP/tests/data
 export PATH REC_BIN TOP DATA
 unset REC_DB REC_FORMAT REC_TRACE REC_MAX_RECORD REC_LLM_URL
+# the language's words: a small list of our own, not the system's
+REC_WORDS=$DATA/words
+export REC_WORDS
 T=$(mktemp -d "${TMPDIR:-/tmp}/rec-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
