@@ -193,9 +193,41 @@ liked_after(const struct rec_words *ws, size_t i)
 	return 0;
 }
 
-/* The taste of each clause: "I loved X" (a model), "X was boring", "not
- * a fan of X", "I've seen X".  The taste words are said, not searched
- * for. */
+/* a word that turns a clause round: what follows has a taste of its
+ * own ("X was great but Y was boring") */
+static int
+contrast(const struct rec_words *ws, size_t i)
+{
+	static const char *const w[] = { "but", "though", "although",
+	    "whereas", "however", "pero", "mais", "aber", NULL };
+
+	return rec_words_listed(w, ws->w[i]);
+}
+
+/* the stretch of word i's clause between words of contrast: its first
+ * word, and the word after its last */
+static size_t
+stretch_from(const struct rec_words *ws, size_t i)
+{
+	while (i > 0 && ws->clause[i - 1] == ws->clause[i] &&
+	    !contrast(ws, i - 1))
+		i--;
+	return i;
+}
+
+static size_t
+stretch_to(const struct rec_words *ws, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < ws->n && ws->clause[j] == ws->clause[i] && !contrast(ws, j))
+		j++;
+	return j;
+}
+
+/* The taste of each clause, up to a word of contrast: "I loved X" (a
+ * model), "X was boring", "not a fan of X", "I've seen X", "X, a little
+ * too slow".  The taste words are said, not searched for. */
 static void
 tastes(struct rec_words *ws, struct rec_intent *in)
 {
@@ -259,7 +291,7 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 		mark(ws, i, n);
 		in->taste = mode == REC_LINK_LIKE ? 1 : mode == REC_LINK_DISLIKE ?
 		    -1 : in->taste;
-		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i]; j++) {
+		for (j = i; j < stretch_to(ws, i); j++) {
 			ws->mode[j] = (char)mode;
 			/* the dislike is in the mode, not a negation */
 			if (mode == REC_LINK_DISLIKE)
@@ -274,9 +306,9 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 			    at(ws, i - 1, "its") || at(ws, i - 1, "thats") ||
 			    at(ws, i - 1, "so") || at(ws, i - 1, "too") ||
 			    at(ws, i - 1, "really") || at(ws, i - 1, "pretty"))) {
-				for (j = 0; j < ws->n; j++)
-					if (ws->clause[j] == ws->clause[i])
-						ws->mode[j] = REC_LINK_DISLIKE;
+				for (j = stretch_from(ws, i); j < stretch_to(ws,
+				    i); j++)
+					ws->mode[j] = REC_LINK_DISLIKE;
 				ws->used[i] = 1;
 				in->taste = -1;
 			}
@@ -291,12 +323,17 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 		for (j = i; j > 0 && ws->clause[j - 1] == ws->clause[i] &&
 		    rec_words_listed(little, ws->w[j - 1]); j--)
 			;
-		if (!j || ws->clause[j - 1] != ws->clause[i] ||
+		/* "Judds, a little too twangy": the short clause before
+		 * is what is turned down */
+		if (j && ws->clause[j - 1] + 1 == ws->clause[i] &&
+		    stretch_from(ws, j - 1) + 3 >= j)
+			for (k = stretch_from(ws, j - 1); k < j; k++)
+				ws->mode[k] = REC_LINK_DISLIKE;
+		else if (!j || ws->clause[j - 1] != ws->clause[i] ||
 		    !rec_words_listed(be, ws->w[j - 1]))
 			continue;
-		for (k = 0; k < i; k++)
-			if (ws->clause[k] == ws->clause[i])
-				ws->mode[k] = REC_LINK_DISLIKE;
+		for (k = stretch_from(ws, i); k < i; k++)
+			ws->mode[k] = REC_LINK_DISLIKE;
 		ws->used[i] = 1;
 		ws->neg[i + 1] = 1;
 	}

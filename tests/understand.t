@@ -815,4 +815,27 @@ test_ok '"Beautiful! More please", "those were incredible": praise of the last a
 	 intent alts.db "something beautiful" | grep -q "^tags:\[\"genre:beautiful\"\]" &&
 	 intent alts.db "play Incredible by Moon Choir" | grep -q "^{\"liked_items\":\[\"b1\"\]"'
 
+# names that are words of the language (tests/data/words, as
+# $REC_WORDS): no misspelt name, and no longer name called by one
+{ echo id,title,artist,genre
+  echo 'w1,Horns Up,Timmy Trumpet,edm'; echo 'w2,Party,Timmy Trumpet,edm'
+  echo 'w3,Freaks,Timmy Trumpet,edm'; echo 'w4,Howl,Hounded,metal'
+  echo 'w5,Bark,Hounded,metal'; } > eng.csv &&
+	rec-import -d eng.db items -i id -r title=title -r artist=creator -S genre='|' eng.csv &&
+	rec-bm25 -d eng.db --index || exit 1
+test_ok 'a word of the language is no name: "the trumpet", "the song sounded" link to nobody; "Trumpet", "Houndd" do' \
+	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird"; do
+	   REC_WORDS=$DATA/words intent eng.db "$m" > out && grep -q "^liked_creators:\[\]" out || { echo "$m"; exit 1; }
+	   REC_WORDS= intent eng.db "$m" | grep -q "^liked_creators:\[\"" || { echo "no list: $m"; exit 1; }; done &&
+	 REC_WORDS=$DATA/words intent eng.db "some Trumpet please" | grep -q "^liked_creators:\[\"Timmy Trumpet\"\]" &&
+	 REC_WORDS=$DATA/words intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]" &&
+	 REC_WORDS=/nonexistent intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]"'
+
+test_ok '"X was great but Y was boring": each its own taste; "X, a little too twangy" turns X down' \
+	'f "Inception was boring but I loved Alien" > out &&
+	 grep -q "^disliked_items:\[\"8\"\]" out && grep -q "^{\"liked_items\":\[\"10\"\]" out &&
+	 f "I loved Alien but Inception was too slow" > out &&
+	 grep -q "^disliked_items:\[\"8\"\]" out && grep -q "^{\"liked_items\":\[\"10\"\]" out &&
+	 t "Cool! Queen, a little too twangy for me" | grep -q "^disliked_creators:\[\"Queen\"\]"'
+
 done_testing
