@@ -206,7 +206,7 @@ void
 rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
     size_t pos, struct rec_intent *in, size_t k)
 {
-	const char *name = kb->cname[k];
+	const char *name = kb->cname[rec_kb_better_known(kb, k)];
 	int mode = ws->mode[pos];
 	size_t i = list_head(ws, pos);
 
@@ -369,8 +369,8 @@ joined(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 }
 
 /* a misspelt name after a cue, or written with capitals: the closest
- * creator or title within an edit or two (not a word of the language
- * spelt right: "the song sounded") */
+ * creator or title within an edit or two (not a word or name of the
+ * language spelt right: "the song sounded", "Jamaica") */
 static int
 fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
     size_t content, struct rec_intent *in)
@@ -386,7 +386,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
 	if (!ngram(ws, i, n, &g) || g.len < 6 || (n == 1 && rec_kb_english(kb,
-	    g.data)) || (rare < n && !(n >= 3 &&
+	    g.data, 1)) || (rare < n && !(n >= 3 &&
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
@@ -795,7 +795,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    !rec_link_cued(ws, i) && ((g.len < 6 &&
 			    !strncasecmp(kb->cname[ck], "the ", 4)) ||
 			    ((g.len < 5 || tg != (size_t)-1 || rec_kb_english(kb,
-			    g.data)) && !is_name(kb->cname[ck], g.data))))
+			    g.data, 0)) && !is_name(kb->cname[ck], g.data))))
 				ce = 1;
 			if (tk != (size_t)-1)
 				te = rec_link_evidence(kb, ws, i, n,
