@@ -16,8 +16,9 @@
 
 #define WORDS "/usr/share/dict/words"
 
-/* the list's words in lower case, of three letters or more, without
- * marks: "Madonna" (a name), "choice's" (a form of one) are left out */
+/* the list's words of three letters or more, without marks, folded:
+ * 1 for a word in lower case, 2 for a name only ("Jamaica"); "choice's"
+ * (a form of one) is left out */
 void
 rec_kb_load_english(struct rec_kb *kb)
 {
@@ -25,29 +26,36 @@ rec_kb_load_english(struct rec_kb *kb)
 	char line[128];
 	FILE *f;
 
+	kb->english.vsize = 1;
 	if (!path)
 		path = WORDS;
 	if (!*path || !(f = fopen(path, "r")))
 		return;
 	while (fgets(line, sizeof line, f)) {
-		size_t n = strcspn(line, "\r\n"), i;
-		int c;
+		size_t n = strcspn(line, "\r\n"), i, k;
+		int c, name = isupper((unsigned char)line[0]);
 		if (!line[n] && !feof(f)) {
 			/* a line too long for a word: skipped whole */
 			while ((c = getc(f)) != EOF && c != '\n')
 				;
 			continue;
 		}
-		for (i = 0; i < n && islower((unsigned char)line[i]); i++)
+		for (i = name; i < n && islower((unsigned char)line[i]); i++)
 			;
-		if (i == n && n >= 3)
-			rec_hash_put(&kb->english, line, n, NULL);
+		if (i < n || n < 3)
+			continue;
+		line[0] = (char)tolower((unsigned char)line[0]);
+		k = rec_hash_put(&kb->english, line, n, NULL);
+		if (!name || !((char *)kb->english.val)[k])
+			((char *)kb->english.val)[k] = (char)(name ? 2 : 1);
 	}
 	fclose(f);
 }
 
 int
-rec_kb_english(const struct rec_kb *kb, const char *w)
+rec_kb_english(const struct rec_kb *kb, const char *w, int names)
 {
-	return rec_hash_get(&kb->english, w, strlen(w)) != (size_t)-1;
+	size_t k = rec_hash_get(&kb->english, w, strlen(w));
+
+	return k != (size_t)-1 && (names || ((char *)kb->english.val)[k] == 1);
 }

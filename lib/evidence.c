@@ -353,6 +353,21 @@ occasion(const struct rec_words *ws, size_t i, size_t n, int kind)
 	    rec_concept_at(ws, i, &m) >= 0 && m == n;
 }
 
+/* "this song", "that one", "these tracks": a pointer at what was
+ * shown, not a title, unless written as a name */
+static int
+pointer(const struct rec_words *ws, size_t i, size_t n)
+{
+	static const char *const dem[] = { "this", "that", "these", "those",
+	    "the", NULL };
+	static const char *const thing[] = { "song", "songs", "track",
+	    "tracks", "tune", "tunes", "one", "ones", "movie", "movies",
+	    "film", "films", "album", "albums", "record", NULL };
+
+	return n == 2 && rec_words_listed(dem, ws->w[i]) &&
+	    rec_words_listed(thing, ws->w[i + 1]);
+}
+
 /* Evidence for a span as a name: 2 strong (quotes, capitals, a cue, a
  * rare name of two words, the whole message), 1 weak, 0 none. */
 int
@@ -364,8 +379,8 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 
 	for (j = i; j < i + n; j++)
 		len += strlen(ws->w[j]) + (j > i);
-	if (!quoted && (reaction(ws, i, n) || (!cap && occasion(ws, i, n,
-	    kind))))
+	if (!quoted && (reaction(ws, i, n) || (!cap && (occasion(ws, i, n,
+	    kind) || pointer(ws, i, n)))))
 		return 0;
 	/* a name of nothing but filler ("Hi There", "I'm Ready") needs
 	 * quotes or a cue */

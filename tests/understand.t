@@ -820,11 +820,11 @@ test_ok '"Beautiful! More please", "those were incredible": praise of the last a
 { echo id,title,artist,genre
   echo 'w1,Horns Up,Timmy Trumpet,edm'; echo 'w2,Party,Timmy Trumpet,edm'
   echo 'w3,Freaks,Timmy Trumpet,edm'; echo 'w4,Howl,Hounded,metal'
-  echo 'w5,Bark,Hounded,metal'; } > eng.csv &&
+  echo 'w5,Bark,Hounded,metal'; echo 'w6,Sun,Jamaika,reggae'; } > eng.csv &&
 	rec-import -d eng.db items -i id -r title=title -r artist=creator -S genre='|' eng.csv &&
 	rec-bm25 -d eng.db --index || exit 1
-test_ok 'a word of the language is no name: "the trumpet", "the song sounded" link to nobody; "Trumpet", "Houndd" do' \
-	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird"; do
+test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica" link to nobody; "Trumpet", "Houndd" do' \
+	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird" "songs from Jamaica"; do
 	   REC_WORDS=$DATA/words intent eng.db "$m" > out && grep -q "^liked_creators:\[\]" out || { echo "$m"; exit 1; }
 	   REC_WORDS= intent eng.db "$m" | grep -q "^liked_creators:\[\"" || { echo "no list: $m"; exit 1; }; done &&
 	 REC_WORDS=$DATA/words intent eng.db "some Trumpet please" | grep -q "^liked_creators:\[\"Timmy Trumpet\"\]" &&
@@ -837,5 +837,23 @@ test_ok '"X was great but Y was boring": each its own taste; "X, a little too tw
 	 f "I loved Alien but Inception was too slow" > out &&
 	 grep -q "^disliked_items:\[\"8\"\]" out && grep -q "^{\"liked_items\":\[\"10\"\]" out &&
 	 t "Cool! Queen, a little too twangy for me" | grep -q "^disliked_creators:\[\"Queen\"\]"'
+
+test_ok 'a name of one item an edit from one of ten times as many is its slip: "Snoop Dog" is Snoop Dogg, unless Snoop Dogg has fewer' \
+	'{ echo id,title,artist; for i in 1 2 3 4 5 6 7 8 9 10; do echo "s$i,Song $i,Snoop Dogg"; done
+	   echo "d1,Tribute,Snoop Dog"; } > dog.csv &&
+	 rec-import -d dog.db items -i id -r title=title -r artist=creator dog.csv &&
+	 intent dog.db "add some Snoop Dog" | grep -q "^liked_creators:\[\"Snoop Dogg\"\]" &&
+	 intent dog.db "add some Snoop Dogg" | grep -q "^liked_creators:\[\"Snoop Dogg\"\]" &&
+	 head -10 dog.csv > dog2.csv && echo "d1,Tribute,Snoop Dog" >> dog2.csv &&
+	 rec-import -d dog2.db items -i id -r title=title -r artist=creator dog2.csv &&
+	 intent dog2.db "add some Snoop Dog" | grep -q "^liked_creators:\[\"Snoop Dog\"\]"'
+
+test_ok '"i love this song", "that one": a pointer at what was shown, not the song called This Song, unless written as its name' \
+	'printf "%s\n" id,title,artist "p1,This Song,Mike Funk" "p2,The One,Someone Else" "p3,Other,Third" > ptr.csv &&
+	 rec-import -d ptr.db items -i id -r title=title -r artist=creator ptr.csv &&
+	 for m in "yessss i love this song" "i love that one" "more like the one"; do
+	   intent ptr.db "$m" | grep -q "^{\"liked_items\":\[\]" || { echo "$m"; exit 1; }; done &&
+	 intent ptr.db "I love \"this song\"" | grep -q "^{\"liked_items\":\[\"p1\"\]" &&
+	 intent ptr.db "play This Song by Mike Funk" | grep -q "^{\"liked_items\":\[\"p1\"\]"'
 
 done_testing
