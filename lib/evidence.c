@@ -200,7 +200,8 @@ rec_link_cued(const struct rec_words *ws, size_t i)
 	static const char *const cue[] = { "by", "from", "like", "than", "as",
 	    "called", "titled", "named", "artist", "band", "singer", "song",
 	    "track", "movie", "film", "album", "seen", "watched", "heard",
-	    "loved", "liked", "love", "enjoyed", "play", "add", "about",
+	    "loved", "liked", "love", "loving", "enjoyed", "enjoying", "play",
+	    "add", "about",
 	    "de", "par", "von", "como", "comme", "wie", NULL };
 
 	if (i == 0)
@@ -375,7 +376,7 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
     size_t n, int kind, size_t content)
 {
 	int quoted, cap = rec_link_all_cap(kb, ws, i, n, &quoted);
-	size_t rare = rec_link_rare(kb, ws, i, n), len = 0, j;
+	size_t rare = rec_link_rare(kb, ws, i, n), len = 0, j, k;
 
 	for (j = i; j < i + n; j++)
 		len += strlen(ws->w[j]) + (j > i);
@@ -405,6 +406,14 @@ rec_link_evidence(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	 * rare words */
 	if (kind == REC_NAME_TITLE && i > 0 && (rec_words_at(ws, i - 1,
 	    "from") || rec_words_at(ws, i - 1, "by")) && !cap && rare < n)
+		return 0;
+	/* "a good choice", "the ideal music": a word of the language
+	 * that is the whole name of a creator of five items or fewer
+	 * needs a capital or a cue before it */
+	if (kind == REC_NAME_CREATOR && n == 1 && !cap && !rec_link_cued(ws,
+	    i) && rec_kb_english(kb, ws->w[i], 0) && (k = rec_hash_get(
+	    &kb->creator, ws->w[i], strlen(ws->w[i]))) != (size_t)-1 &&
+	    kb->cexact[k] == 1 && kb->ccount[k] <= 5)
 		return 0;
 	if (rec_link_cued(ws, i) || (kind == REC_NAME_CREATOR && (cued_after(ws,
 	    i + n) || (i > 0 && rec_words_at(ws, i - 1, "of")))) ||

@@ -242,28 +242,3 @@ rec_kb_add_names(struct rec_kb *kb, const char *v, unsigned count,
 	rec_strs_free(&parts);
 	leader(kb, v, count, n);
 }
-
-/* A name of one or two items an edit away from one of ten times as
- * many ("DJ Khalid", "Snoop Dog" beside DJ Khaled, Snoop Dogg) is the
- * slip of a person who meant the better known: a name of eight letters
- * or more, with as many words, none written wholly otherwise. */
-size_t
-rec_kb_better_known(const struct rec_kb *kb, size_t k)
-{
-	const char *key = kb->creator.key[k];
-	size_t n = kb->creator.keylen[k], i, best = k;
-
-	if (kb->ccount[k] > 2 || n < 8)
-		return k;
-	for (i = 0; i < kb->creator.n; i++) {
-		size_t m = kb->creator.keylen[i];
-		if (i == k || m + 1 < n || m > n + 1 || kb->ccount[i] < 10 *
-		    kb->ccount[k] || kb->ccount[i] <= kb->ccount[best] ||
-		    !strcmp(kb->cname[i], kb->cname[k]) ||
-		    rec_edit_distance(key, n, kb->creator.key[i], m, 1) > 1 ||
-		    !rec_kb_misspelling(key, n, kb->creator.key[i], m))
-			continue;
-		best = i;
-	}
-	return best;
-}

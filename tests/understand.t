@@ -820,15 +820,18 @@ test_ok '"Beautiful! More please", "those were incredible": praise of the last a
 { echo id,title,artist,genre
   echo 'w1,Horns Up,Timmy Trumpet,edm'; echo 'w2,Party,Timmy Trumpet,edm'
   echo 'w3,Freaks,Timmy Trumpet,edm'; echo 'w4,Howl,Hounded,metal'
-  echo 'w5,Bark,Hounded,metal'; echo 'w6,Sun,Jamaika,reggae'; } > eng.csv &&
+  echo 'w5,Bark,Hounded,metal'; echo 'w6,Sun,Jamaika,reggae'
+  echo 'w7,Perfect,Choice,pop'; echo 'w8,Best,Ideal,pop'; } > eng.csv &&
 	rec-import -d eng.db items -i id -r title=title -r artist=creator -S genre='|' eng.csv &&
 	rec-bm25 -d eng.db --index || exit 1
-test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica" link to nobody; "Trumpet", "Houndd" do' \
-	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird" "songs from Jamaica"; do
+test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica", "a good choice" link to nobody; "Trumpet", "Houndd", "by choice" do' \
+	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird" "songs from Jamaica" \
+	     "Lovefool was a good choice" "the ideal music is calm"; do
 	   REC_WORDS=$DATA/words intent eng.db "$m" > out && grep -q "^liked_creators:\[\]" out || { echo "$m"; exit 1; }
 	   REC_WORDS= intent eng.db "$m" | grep -q "^liked_creators:\[\"" || { echo "no list: $m"; exit 1; }; done &&
 	 REC_WORDS=$DATA/words intent eng.db "some Trumpet please" | grep -q "^liked_creators:\[\"Timmy Trumpet\"\]" &&
 	 REC_WORDS=$DATA/words intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]" &&
+	 REC_WORDS=$DATA/words intent eng.db "more songs by choice" | grep -q "^liked_creators:\[\"Choice\"\]" &&
 	 REC_WORDS=/nonexistent intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]"'
 
 test_ok '"X was great but Y was boring": each its own taste; "X, a little too twangy" turns X down' \
