@@ -203,10 +203,10 @@ void rec_kb_one_word_names(struct rec_kb *kb);
 void rec_kb_load_english(struct rec_kb *kb);
 int rec_kb_english(const struct rec_kb *kb, const char *w, int names);
 void rec_kb_free(struct rec_kb *kb);
-/* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 /* the creator a person most likely meant by key k: k, or a name an
  * edit away with ten times its items ("Snoop Dog": Snoop Dogg) */
 size_t rec_kb_better_known(const struct rec_kb *kb, size_t k);
+/* the key of h closest to s (folded) within max edits, or (size_t)-1 */
 size_t rec_kb_closest(const struct rec_hash *h, const char *s, int max);
 /* whether a (folded) reads as b misspelt, word by word: as many words,
  * none written wholly otherwise, no numeral changed */
