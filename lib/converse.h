@@ -359,6 +359,9 @@ int rec_link_cued(const struct rec_words *ws, size_t i);
 int rec_link_place(const struct rec_words *ws, size_t i);
 int rec_link_opinion(const struct rec_words *ws, size_t i, size_t n);
 int rec_link_which_one(const struct rec_words *ws, size_t i, size_t n);
+/* bytitle.c: each liked title named with a creator liked or asked for,
+ * that creator's item of the title */
+void rec_link_title_by_creator(struct rec_kb *kb, struct rec_intent *in);
 /* genre g named at word i, and in which stretch between conjunctions,
  * into in->alts */
 void rec_link_alt(const struct rec_words *ws, size_t i, struct rec_intent *in,

@@ -821,7 +821,8 @@ test_ok '"Beautiful! More please", "those were incredible": praise of the last a
   echo 'w1,Horns Up,Timmy Trumpet,edm'; echo 'w2,Party,Timmy Trumpet,edm'
   echo 'w3,Freaks,Timmy Trumpet,edm'; echo 'w4,Howl,Hounded,metal'
   echo 'w5,Bark,Hounded,metal'; echo 'w6,Sun,Jamaika,reggae'
-  echo 'w7,Perfect,Choice,pop'; echo 'w8,Best,Ideal,pop'; } > eng.csv &&
+  echo 'w7,Perfect,Choice,pop'; echo 'w8,Best,Ideal,pop'
+  echo 'w9,Groove,Funky,funk'; echo 'w10,Get Up,Brown James,funk'; } > eng.csv &&
 	rec-import -d eng.db items -i id -r title=title -r artist=creator -S genre='|' eng.csv &&
 	rec-bm25 -d eng.db --index || exit 1
 test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica", "a good choice" link to nobody; "Trumpet", "Houndd", "by choice" do' \
@@ -858,5 +859,11 @@ test_ok '"i love this song", "that one": a pointer at what was shown, not the so
 	   intent ptr.db "$m" | grep -q "^{\"liked_items\":\[\]" || { echo "$m"; exit 1; }; done &&
 	 intent ptr.db "I love \"this song\"" | grep -q "^{\"liked_items\":\[\"p1\"\]" &&
 	 intent ptr.db "play This Song by Mike Funk" | grep -q "^{\"liked_items\":\[\"p1\"\]"'
+
+test_ok '"i like funky songs": a word of the language before "songs" is the tag, cue or not; "songs by Funky" is the band' \
+	'REC_WORDS=$DATA/words intent eng.db "i like funky songs" > out && grep -q "^liked_creators:\[\]" out &&
+	 grep -q "^tags:\[\"genre:funk\"\]" out &&
+	 REC_WORDS=$DATA/words intent eng.db "songs by Funky" | grep -q "^liked_creators:\[\"Funky\"\]" &&
+	 REC_WORDS= intent eng.db "i like funky songs" | grep -q "^liked_creators:\[\"Funky\"\]"'
 
 done_testing
