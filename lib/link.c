@@ -378,15 +378,13 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	struct rec_buf g = {0};
 	int quoted, strong = rec_link_cued(ws, i) || rec_link_all_cap(kb, ws,
 	    i, n, &quoted);
-	size_t k;
-
-	size_t rare = rec_link_rare(kb, ws, i, n);
+	size_t k, rare = rec_link_rare(kb, ws, i, n);
+	int spelt;
 
 	/* every word rare, or one common word inside a name of three
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
-	if (!ngram(ws, i, n, &g) || g.len < 6 || (n == 1 && rec_kb_english(kb,
-	    g.data, 1)) || (rare < n && !(n >= 3 &&
+	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
@@ -394,8 +392,10 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 		rec_buf_free(&g);
 		return 0;
 	}
-	/* a name spelt right was weighed by the names loop */
-	k = rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ?
+	/* a name spelt right was weighed by the names loop; a word of
+	 * the language is itself, and only a title spelt so */
+	spelt = n == 1 && rec_kb_english(kb, g.data, 1);
+	k = spelt || rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ?
 	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 ?
 	    2 : 1);
 	if (k != (size_t)-1) {
@@ -404,8 +404,9 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 		rec_buf_free(&g);
 		return 1;
 	}
-	if (strong && g.len >= 8 && (k = rec_kb_closest(&kb->title, g.data,
-	    g.len >= 12 ? 2 : 1)) != (size_t)-1) {
+	if (strong && g.len >= 8 && (k = spelt ? rec_hash_get(&kb->title,
+	    g.data, g.len) : rec_kb_closest(&kb->title, g.data, g.len >= 12 ?
+	    2 : 1)) != (size_t)-1) {
 		add_title(kb, ws, i, n, content, in, kb->tid[k],
 		    kb->title.key[k]);
 		mark(ws, i, n);

@@ -825,7 +825,7 @@ test_ok '"Beautiful! More please", "those were incredible": praise of the last a
   echo 'w9,Groove,Funky,funk'; echo 'w10,Get Up,Brown James,funk'; } > eng.csv &&
 	rec-import -d eng.db items -i id -r title=title -r artist=creator -S genre='|' eng.csv &&
 	rec-bm25 -d eng.db --index || exit 1
-test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica", "a good choice" link to nobody; "Trumpet", "Houndd", "by choice" do' \
+test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "Jamaica", "a good choice" link to nobody; "Trumpet", "Houndd", "by choice", the film "Inception" do' \
 	'for m in "jazz with the use of the trumpet and the sax" "the song sounded weird" "songs from Jamaica" \
 	     "Lovefool was a good choice" "the ideal music is calm"; do
 	   REC_WORDS=$DATA/words intent eng.db "$m" > out && grep -q "^liked_creators:\[\]" out || { echo "$m"; exit 1; }
@@ -833,7 +833,8 @@ test_ok 'a word of the language is no name: "the trumpet", "the song sounded", "
 	 REC_WORDS=$DATA/words intent eng.db "some Trumpet please" | grep -q "^liked_creators:\[\"Timmy Trumpet\"\]" &&
 	 REC_WORDS=$DATA/words intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]" &&
 	 REC_WORDS=$DATA/words intent eng.db "more songs by choice" | grep -q "^liked_creators:\[\"Choice\"\]" &&
-	 REC_WORDS=/nonexistent intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]"'
+	 REC_WORDS=/nonexistent intent eng.db "songs by Houndd" | grep -q "^liked_creators:\[\"Hounded\"\]" &&
+	 f "is it like how at the end of Inception you decide" | grep -q "^{\"liked_items\":\[\"8\"\]"'
 
 test_ok '"X was great but Y was boring": each its own taste; "X, a little too twangy" turns X down' \
 	'f "Inception was boring but I loved Alien" > out &&
