@@ -182,6 +182,16 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 	return !n ? 0 : strong ? 2 : 1;
 }
 
+/* a word of the language in lower case before "songs": the tag's,
+ * cue or not ("i like funky songs") */
+static int
+describes_songs(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
+{
+	return !ws->cap[i] && rec_kb_english(kb, ws->w[i], 0) && (at(ws, i + 1,
+	    "songs") || at(ws, i + 1, "music") || at(ws, i + 1, "tunes") ||
+	    at(ws, i + 1, "tracks"));
+}
+
 /* the first word of a list of names word i ends ("like X or Y": Y is
  * read as X is) */
 static size_t
@@ -750,15 +760,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			}
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
-			 * concepts and the tags below.  A word of the language
-			 * in lower case before "songs" is the tag's, cue or
-			 * not ("i like funky songs") */
+			 * concepts and the tags below */
 			if ((rec_kb_tag_on(kb, tg, 200) || in_tag(kb, ws, i,
 			    n)) && !(ce == 2 && rec_link_cued(ws, i) && !(n ==
-			    1 && !ws->cap[i] && rec_kb_english(kb, g.data, 0) &&
-			    (at(ws, i + 1, "songs") || at(ws, i + 1, "music") ||
-			    at(ws, i + 1, "tunes") || at(ws, i + 1, "tracks")))) &&
-			    !ws->quoted[i])
+			    1 && describes_songs(kb, ws, i))) && !ws->quoted[i])
 				continue;
 			if (ce == 2 && ce >= te) {
 				rec_link_add_creator(kb, ws, i, in, ck);
