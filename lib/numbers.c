@@ -106,6 +106,49 @@ cons_say(struct rec_intent *in, const char *col, const char *op, double v,
 	rec_intent_cons(in, col, op, v, say, facet);
 }
 
+/* a second decade in one message ("the 60s and 70s") widens the first
+ * into one span instead of a second range no item can be in; 1 if it
+ * did */
+static int
+decade_span(struct rec_intent *in, const char *col, int y)
+{
+	struct rec_cons *lo = NULL, *hi = NULL;
+	char was[64];
+	const char *at;
+	int j;
+
+	for (j = 0; j < in->ncons; j++) {
+		struct rec_cons *c = &in->cons[j];
+		if (c->facet != REC_FACET_ERA || strcmp(c->col, col) ||
+		    strncmp(c->say, "from the ", 9))
+			continue;
+		if (!strcmp(c->op, ">="))
+			lo = c;
+		else if (!strcmp(c->op, "<="))
+			hi = c;
+	}
+	if (!lo || !hi)
+		return 0;
+	snprintf(was, sizeof was, "%s", lo->say);
+	if (y < lo->v)
+		lo->v = y;
+	if (y + 9 > hi->v)
+		hi->v = y + 9;
+	snprintf(lo->say, sizeof lo->say, "from the %ds to the %ds",
+	    (int)lo->v, (int)hi->v - 9);
+	snprintf(hi->say, sizeof hi->say, "%s", lo->say);
+	/* and what the reply says was understood */
+	if (in->said.len && (at = strstr(in->said.data, was))) {
+		struct rec_buf b = {0};
+		rec_buf_add(&b, in->said.data, (size_t)(at - in->said.data));
+		rec_buf_adds(&b, lo->say);
+		rec_buf_adds(&b, at + strlen(was));
+		rec_buf_free(&in->said);
+		in->said = b;
+	}
+	return 1;
+}
+
 /* the decade a word names at i (1990 for "90s", "1990s", "90er",
  * "nineties", "los 90", "the 70"), or 0 */
 static int
@@ -240,6 +283,10 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		    !rec_words_clause_has(ws, i, habit) &&
 		    (ycol || era_tag(kb, y, in))) {
 			snprintf(say, sizeof say, "from the %ds", y);
+			if (ycol && decade_span(in, ycol, y)) {
+				ws->used[i] = 1;
+				continue;
+			}
 			if (ycol) {
 				cons_say(in, ycol, ">=", y, say, REC_FACET_ERA);
 				cons_say(in, ycol, "<=", y + 9, say,

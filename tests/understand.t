@@ -200,6 +200,12 @@ test_ok 'Spanish: sad songs of the 90s' \
 	 rec-plan -d tunes.db --json "canciones tristes de los 90" > out &&
 	 grep -q "\"column\":\"year\",\"op\":\">=\",\"value\":1990" out &&
 	 grep -q "\"column\":\"valence\",\"op\":\"<=\"" out'
+test_ok 'two decades in one message are one span, not two ranges no item is in' \
+	'rec-plan -d tunes.db --json "classic rock from the 60s and 70s" > out &&
+	 grep -q "\"column\":\"year\",\"op\":\">=\",\"value\":1960" out &&
+	 grep -q "\"column\":\"year\",\"op\":\"<=\",\"value\":1979" out &&
+	 ! grep -q "\"value\":1969" out && grep -q "from the 1960s to the 1970s" out &&
+	 ids tunes.db "rock from the 60s and 70s" | grep -q t03'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
