@@ -65,6 +65,15 @@ const struct rec_concept rec_concepts[] = {
 	  "chill|chillout|relax|relaxing|mellow|calm|ambient|easy listening|"
 	  "soft|chill out|chillhop|lounge", NULL, NULL, 0,
 	  { N("energy", "<=", 0.45), NONE, NONE } },
+	{ "angry", REC_FACET_MOOD,
+	  "angry|angrier|anger|aggressive|aggression|furious|rage|raging|"
+	  "blow off steam|let off steam|blow off some steam|"
+	  "let off some steam|pissed off|enojado|enojada|enfadado|enfadada|"
+	  "rabia|furia|en colere|colere|rageux|wut|wutend|agressiv|raiva|"
+	  "irritado",
+	  "aggressive|angry|rage|hardcore|metalcore|metal|heavy metal|"
+	  "punk|hard rock|nu metal|thrash metal|intense", NULL, NULL, 0,
+	  { N("energy", ">=", 0.8), N("valence", "<=", 0.6), NONE } },
 	{ "dark", REC_FACET_MOOD,
 	  "dark|darker|gritty|bleak|sinister|oscuro|oscura|sombre|sombres|"
 	  "dunkel|dustere|sombrio",
@@ -192,13 +201,15 @@ const struct rec_concept rec_concepts[] = {
 	  { N("valence", ">=", 0.5), NONE, NONE } },
 	/* film genres and what people call them */
 	{ "funny", REC_FACET_GENRE,
-	  "funny|comedy|comedies|comedic|hilarious|humor|humour|laugh|"
+	  "funny|funnier|funniest|comedy|comedies|comedic|hilarious|humor|"
+	  "humour|laugh|"
 	  "laughs|comedia|comedias|comedie|comedies|komodie|komodien|"
 	  "lustige|divertida|divertidas|graciosa|graciosas|engracado",
 	  "funny|hilarious|comedy|humor|humorous|satire", "comedy", NULL, 0,
 	  { NONE, NONE, NONE } },
 	{ "scary", REC_FACET_GENRE,
-	  "scary|creepy|spooky|terrifying|frightening|miedo|peur|gruselig|"
+	  "scary|scarier|scariest|creepy|creepier|spooky|spookier|"
+	  "terrifying|frightening|miedo|peur|gruselig|"
 	  "grusel|medo|scare|scared",
 	  "scary|creepy|horror|atmospheric|suspense|tense", "horror|thriller",
 	  NULL, 0, { NONE, NONE, NONE } },
@@ -295,6 +306,40 @@ const struct rec_concept rec_concepts[] = {
 	  "gospel|worship|christian|praise|religious|church",
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,
 	  { NONE, NONE, NONE } },
+	/* languages sung or spoken in, by their names in the five
+	 * languages: what the catalog's tags call them */
+	{ "spanish", REC_FACET_THEME,
+	  "spanish|in spanish|espanol|espanola|en espanol|castellano|"
+	  "hispanic|spanisch|espagnol|en espagnol|espanhol",
+	  "latin|spanish|latino|reggaeton|latin pop|espanol|latin hip hop|"
+	  "tropical|mexican", NULL, NULL, 0, { NONE, NONE, NONE } },
+	{ "french", REC_FACET_THEME,
+	  "french|in french|francais|francaise|en francais|franzosisch|"
+	  "frances|francesa|en frances",
+	  "french|chanson|francais|french pop|variete francaise", NULL, NULL,
+	  0, { NONE, NONE, NONE } },
+	{ "german", REC_FACET_THEME,
+	  "german|in german|deutsch|deutsche|deutscher|deutschen|auf deutsch|"
+	  "allemand|allemande|aleman|alemana|alemao",
+	  "german|deutsch|deutschrap|schlager|german pop|neue deutsche welle",
+	  NULL, NULL, 0, { NONE, NONE, NONE } },
+	{ "japanese", REC_FACET_THEME,
+	  "japanese|japones|japonesa|japonais|japonaise|japanisch",
+	  "japanese|j-pop|j-rock|jpop|city pop|anime|japan", NULL, NULL, 0,
+	  { NONE, NONE, NONE } },
+	{ "korean", REC_FACET_THEME,
+	  "korean|coreano|coreana|coreen|coreenne|koreanisch",
+	  "korean|k-pop|kpop|k-indie|korea", NULL, NULL, 0,
+	  { NONE, NONE, NONE } },
+	{ "italian", REC_FACET_THEME,
+	  "italian|italiano|italiana|italien|italienne|italienisch",
+	  "italian|italiano|canzone|italian pop|italo", NULL, NULL, 0,
+	  { NONE, NONE, NONE } },
+	{ "portuguese", REC_FACET_THEME,
+	  "portuguese|portugues|portuguesa|brazilian|brasileiro|brasileira|"
+	  "bresilien|portugais",
+	  "brazilian|portuguese|mpb|bossa nova|samba|sertanejo|funk carioca",
+	  NULL, NULL, 0, { NONE, NONE, NONE } },
 	{ "oldies", REC_FACET_ERA,
 	  "oldies|old school|old songs|golden oldies|clasicos|antiguas|"
 	  "anciennes|alte",

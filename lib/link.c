@@ -368,9 +368,14 @@ joined(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	size_t j, k = (size_t)-1;
 
 	for (j = i; j < i + n; j++) {
-		if (strlen(ws->w[j]) > 3 || ws->used[j])
+		size_t len = strlen(ws->w[j]);
+		/* short words ("b 52s"), or an elided article and its
+		 * word ("d'angelo") */
+		if ((len > 3 && !(j > i && ws->w[j - 1][strlen(ws->w[j -
+		    1]) - 1] == '\'')) || ws->used[j])
 			break;
-		rec_buf_adds(&b, ws->w[j]);
+		rec_buf_add(&b, ws->w[j], len && ws->w[j][len - 1] == '\'' ?
+		    len - 1 : len);
 	}
 	if (j == i + n && b.len >= 3)
 		k = rec_hash_get(&kb->creator, b.data, b.len);

@@ -175,6 +175,32 @@ scope(struct rec_words *ws)
 	}
 }
 
+/* an elided article or pronoun at p ("d'", "l'", "qu'" before a vowel
+ * or an h): where its apostrophe is, or NULL */
+static const char *
+elision(const char *p)
+{
+	const char *q = p + 1;
+	int c = tolower((unsigned char)*p);
+
+	if (c == 'q' && tolower((unsigned char)p[1]) == 'u')
+		q = p + 2;
+	else if (!strchr("dljnsmtc", c) || !c)
+		return NULL;
+	if (*q == '\'')
+		c = tolower((unsigned char)q[1]);
+	else if (!strncmp(q, "\xe2\x80\x99", 3))
+		c = tolower((unsigned char)q[3]);
+	else
+		return NULL;
+	/* a vowel or an h, accented ones as their first byte */
+	if (!c || !(strchr("aeiouhy", c) || (unsigned char)c >= 0xc3))
+		return NULL;
+	/* not "I'm" nor a word that merely starts so: the letter is a word
+	 * of its own only at a word's start */
+	return q;
+}
+
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
@@ -207,6 +233,25 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		}
 		if (isspace((unsigned char)*p)) {
 			p++;
+			continue;
+		}
+		/* a French or Italian elision is two words: "d'horreur",
+		 * "l'amour", "qu'il" ("D'Angelo" is found again as the
+		 * name its two words make) */
+		if ((q = elision(p))) {
+			rec_buf_reset(&f);
+			rec_norm(&f, p, (size_t)(q - p));
+			/* kept with its mark, which joins it to the next
+			 * word where the two are a name (link.c) */
+			rec_buf_addc(&f, '\'');
+			if (f.len > 1)
+				push(ws, f.data, f.len, isupper((unsigned char)
+				    *p) ? first ? 2 : 1 : 0, quoted, neg > 0,
+				    clause);
+			if (neg)
+				neg = neg < 0 ? 0 : neg - 1;
+			first = 0;
+			p = q + (*q == '\'' ? 1 : 3);
 			continue;
 		}
 		for (q = p; *q && !isspace((unsigned char)*q) && (!is_sep(q) ||

@@ -206,6 +206,28 @@ test_ok 'two decades in one message are one span, not two ranges no item is in' 
 	 grep -q "\"column\":\"year\",\"op\":\"<=\",\"value\":1979" out &&
 	 ! grep -q "\"value\":1969" out && grep -q "from the 1960s to the 1970s" out &&
 	 ids tunes.db "rock from the 60s and 70s" | grep -q t03'
+test_ok 'anger is a mood: "angry music to blow off some steam", "something aggressive"' \
+	't "angry music to blow off some steam" | grep -q "^concepts:\[\"angry\"\]" &&
+	 t "something aggressive" | grep -q "^concepts:\[\"angry\"\]" &&
+	 rec-plan -d tunes.db --json "angry music" | grep -q "\"column\":\"energy\",\"op\":\">=\""'
+test_ok 'a language by its own name: "canciones en español", "chansons en français"' \
+	't "canciones en español para un viaje" | grep -q "^concepts:\[\"spanish\",\"driving\"\]" &&
+	 t "chansons en français" | grep -q "^concepts:\[\"french\"\]"'
+test_ok 'comparatives of film genres: "something funnier", "scarier"' \
+	'f "something funnier" | grep -q "^concepts:\[\"funny\"\]" &&
+	 f "a scarier one" | grep -q "^concepts:\[\"scary\"\]"'
+test_ok 'an elided article is a word of its own: "un film d'"'"'horreur des années 90"' \
+	'f "un film d'"'"'horreur des années 90" | grep -q "^need:\[\"genre:horror\"\]"'
+cat > elided.csv <<'EOF'
+id,title,artist
+e1,Brown Sugar,D'Angelo
+e2,Untitled,Some Band
+EOF
+rec-import -d elided.db items -i id -r title=title -r artist=creator elided.csv &&
+	rec-bm25 -d elided.db --index || exit 1
+test_ok '... and still makes a name with its word ("D'"'"'Angelo", "d'"'"'angelo")' \
+	'intent elided.db "some songs by D'"'"'Angelo" | grep -q "^liked_creators:\[\"D'"'"'Angelo\"\]" &&
+	 intent elided.db "i love d'"'"'angelo" | grep -q "D'"'"'Angelo"'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
