@@ -24,6 +24,7 @@ static struct rec_catalog *cat;
 static sqlite3 *db;
 static int lenient;
 static double novelty;		/* --novelty */
+static double floor_share;	/* --floor */
 
 /* appended to the reason of an item less popular than most */
 #define LESS_KNOWN "; less known"
@@ -598,6 +599,9 @@ main(int argc, char **argv)
 		case 'C': cut = rec_arg_count("--cut", optarg); break;
 		case 'd': dbpath = optarg; break;
 		case 'e': lenient = 1; break;
+		case 'f':
+			floor_share = rec_arg_number("--floor", optarg, 0, 1);
+			break;
 		case 'g': group = optarg; break;
 		case 'I': doindex = 1; break;
 		case 'k': limit = rec_arg_count("-k", optarg); break;
@@ -634,6 +638,8 @@ main(int argc, char **argv)
 		rec_usage_die("--group: '%s' cannot be a group key", group);
 	if (cut && !users)
 		rec_usage_die("--cut needs --users");
+	if (floor_share > 0 && users)
+		rec_usage_die("--floor goes with --like or --user");
 	if (users && all)
 		rec_usage_die("--users scores the whole catalog: no --all");
 	cat = rec_catalog_load(dbpath);
@@ -801,6 +807,12 @@ main(int argc, char **argv)
 		for (i = 0; i < n && written < limit; i++) {
 			const char *id = cand.key[rk[i].index];
 			size_t len = cand.keylen[rk[i].index];
+			/* weak evidence is no evidence: the rest of a list
+			 * that its best items' creator fills ("like Queen":
+			 * after Queen's own songs, those of one playlist) */
+			if (floor_share > 0 && rk[i].score < floor_share *
+			    rk[0].score)
+				break;
 			rec_buf_reset(&why);
 			if (!strcmp(kind, "itemknn") || !strcmp(kind, "ease") ||
 			    like) {

@@ -150,8 +150,10 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 	static const char *const other[] = { "other", "different",
 	    "another", "otros", "otras", "otro", "otra", "autres", "autre",
 	    "andere", "anderen", NULL };
+	static const char *const them[] = { "them", "that", "those", "these",
+	    "him", "her", "this", "they", NULL };
 	struct rec_buf g = {0};
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 	int strong = 1;
 
 	for (i = 0; i + 1 < ws->n && !n; i++) {
@@ -165,6 +167,13 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
 		    at(ws, i + 1, "else"))
 			n = 1;
+		/* "similar bands", "bands like them": the creators so far
+		 * are the model */
+		else if ((at(ws, i, "similar") || at(ws, i, "comparable")) &&
+		    rec_link_who(ws->w[i + 1])) {
+			n = 1;
+			strong = 0;
+		}
 		/* in one clause, and no name ("Other Band") */
 		if (n && (ws->used[i + n] || ws->cap[i + n] ||
 		    ws->clause[i + n] != ws->clause[i] || (rec_words_ngram(ws,
@@ -172,6 +181,17 @@ other_creators(struct rec_kb *kb, struct rec_words *ws)
 		    (size_t)-1)))
 			n = 0;
 	}
+	/* "bands like them", "artists similar to those" */
+	for (j = 0; !n && j + 2 < ws->n; j++)
+		if (rec_link_who(ws->w[j]) && !ws->neg[j] && (at(ws, j + 1,
+		    "like") || at(ws, j + 1, "similar")) && !ws->cap[j + 2] &&
+		    (rec_words_listed(them, ws->w[j + 2]) || (at(ws, j + 2,
+		    "to") && j + 3 < ws->n && rec_words_listed(them,
+		    ws->w[j + 3])))) {
+			ws->used[j] = ws->used[j + 1] = ws->used[j + 2] = 1;
+			rec_buf_free(&g);
+			return 1;
+		}
 	rec_buf_free(&g);
 	/* the words say whose, not what: no search of them (a genre
 	 * between stays: "a different rock band") */
@@ -229,12 +249,14 @@ rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
 	    at(ws, i - 1, "than") || (at(ws, i - 1, "to") && i > 1 &&
 	    at(ws, i - 2, "similar")));
 
-	/* "artists like X", "bands such as X": X is one of them */
-	int such = model && i > 1 && (at(ws, i - 1, "like") || at(ws, i - 1,
-	    "as")) && (at(ws, i - 2, "artists") || at(ws, i - 2, "artist") ||
-	    at(ws, i - 2, "bands") || at(ws, i - 2, "band") || at(ws, i - 2,
-	    "singers") || at(ws, i - 2, "rappers") || at(ws, i - 2,
-	    "musicians") || at(ws, i - 2, "groups") || at(ws, i - 2, "such"));
+	/* "I enjoy artists like X", "I like bands such as X": X is one
+	 * of them; asked for ("bands like X"), X is the model */
+	int such = model && mode == REC_LINK_LIKE && i > 1 && (at(ws, i - 1,
+	    "like") || at(ws, i - 1, "as")) && (at(ws, i - 2, "artists") ||
+	    at(ws, i - 2, "artist") || at(ws, i - 2, "bands") || at(ws, i - 2,
+	    "band") || at(ws, i - 2, "singers") || at(ws, i - 2, "rappers") ||
+	    at(ws, i - 2, "musicians") || at(ws, i - 2, "groups") ||
+	    at(ws, i - 2, "such"));
 
 	if (ws->neg[pos] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_creators, name);

@@ -92,6 +92,8 @@ static const struct rec_opt cf_opts[] = {
 	    NULL },
 	{ 'e', "lenient", NULL, "an unknown seed or user: a warning and no "
 	    "records", REC_V_NONE, NULL },
+	{ 'f', "floor", "F", "leave out items scored under F times the best "
+	    "(0 to 1)", REC_V_NONE, NULL },
 	{ 'g', "group", "KEY", "--users: the group key of the records "
 	    "(default user)", REC_V_NONE, NULL },
 	{ 'I', "index", NULL, "write the files of the item-item models, "
@@ -119,8 +121,8 @@ static const struct rec_opt cf_opts[] = {
 
 const struct rec_tooldef rec_tool_cf = {
 	"rec-cf",
-	"usage: rec-cf [-aeM] [-d CATALOG] [-m MODEL] [-k N] [-N W] [-s NAME]\n"
-	"              -l ID,... | -u USER\n"
+	"usage: rec-cf [-aeM] [-d CATALOG] [-f F] [-m MODEL] [-k N] [-N W]\n"
+	"              [-s NAME] -l ID,... | -u USER\n"
 	"       rec-cf [-eM] [-d CATALOG] [-m MODEL] [-k N] [-N W] [-s NAME] "
 	"[-g KEY]\n"
 	"              [-B N] [-C N] -U FILE|all\n"

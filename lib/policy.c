@@ -352,9 +352,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	for (i = 0; i < in->similar.n && kb->c_creator; i++) {
 		rec_buf_reset(&b);
 		rec_plan_top_items(kb, in->similar.v[i], 5, &b);
+		/* the creator's own items leave the list later: what
+		 * co-occurs a third as often as the best is no likeness */
 		if (kb->cf_model && b.len) {
 			stage(&p->src, &p->nsrc, "rec-cf", "-e", "-s", "similar",
-			    "-k", "200", "-l", b.data, (char *)NULL);
+			    "-k", "200", "-f", "0.3", "-l", b.data, (char *)NULL);
 			cf_model(kb, &p->src[p->nsrc - 1]);
 		}
 		if (kb->enc_space && b.len)

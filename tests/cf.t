@@ -27,6 +27,14 @@ test_ok 'seeds are left out, and why names the seed' \
 test_ok 'shrinkage lowers rare pairs more' \
 	'rec-train -H 10 itemknn > /dev/null && rec-cf -l a < /dev/null > out &&
 	 close_to "$(score_of b < out)" "$(calc "2 / (sqrt(6) + 10)")"'
+# shrink 0 again: b scores 2 / sqrt(6) = 0.816, c 1 / sqrt(3) = 0.577,
+# 0.707 of b's
+test_ok '--floor: items under that share of the best score are left out' \
+	'rec-train -H 0 itemknn > /dev/null &&
+	 test "$(rec-cf -f 0.75 -l a < /dev/null | ids)" = "b "'
+test_ok '... and a share the second item reaches keeps it' \
+	'test "$(rec-cf -f 0.7 -l a < /dev/null | ids)" = "b c "'
+test_fail '--floor out of 0..1' 2 "floor" 'rec-cf -f 2 -l a < /dev/null'
 test_ok 'for a user: what the history suggests, not the history' \
 	'test "$(rec-cf -u u3 < /dev/null | ids)" = "b "'
 test_ok 'a pool is scored and filtered' \

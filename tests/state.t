@@ -146,6 +146,12 @@ test_ok '"show me another artist" after a creator asked for: the same by others'
 	'fresh && talk tunes.db "some Queen" "show me another artist" > out &&
 	 last | grep -q "by others" &&
 	 test -n "$(ids_of 2 < out)" && ! ids_of 2 < out | grep -q "t04\|t13"'
+test_ok '"similar bands", "bands like them": the creators so far are the model, others play' \
+	'for m in "now similar bands" "any bands like them?"; do
+	   fresh && talk tunes.db "some Queen" "$m" > out &&
+	   state | grep -q "^similar:\[\"Queen\"\]" &&
+	   test -n "$(ids_of 2 < out)" && ! ids_of 2 < out | grep -q "t04\|t13" || exit 1
+	 done'
 # "his songs", "more of her": the creator named last
 test_ok '"reggae is great, more of his songs": the creator named before' \
 	'fresh && talk tunes.db "some Bob Marley" "reggae is great, more of his songs please" > /dev/null &&

@@ -338,9 +338,13 @@ test_ok 'a song suggested ("X would be good too") is wanted, not only a model' \
 test_ok '"songs from Exodus": an album written as a name' \
 	't "some songs from Exodus" | grep -q "^colls:\[\"exodus\"\]" &&
 	 test "$(ids tunes.db "some songs from Exodus")" = "t16 "'
-test_ok '"artists like X": X is one of them, and others like X' \
-	't "artists like Queen please" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
+test_ok '"I love artists like X": X is one of them, and others like X' \
+	't "I love artists like Queen" > out && grep -q "^liked_creators:\[\"Queen\"\]" out &&
 	 grep -q "^similar:\[\"Queen\"\]" out && t "songs like Queen" | grep -q "^liked_creators:\[\]"'
+test_ok '"bands like X", asked for: X is the model, others play' \
+	't "bands like Queen please" > out && grep -q "^liked_creators:\[\]" out &&
+	 grep -q "^similar:\[\"Queen\"\]" out &&
+	 test "$(ids tunes.db "bands like Queen please" | tr " " "\n" | grep -c "t04\|t13")" -le 2'
 
 cat > dots.csv <<'C'
 id,title,artist,album
