@@ -85,8 +85,8 @@ misspelt(const struct rec_kb *kb, const struct rec_hash *keys,
 }
 
 void
-rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
-    const struct rec_intent *prev)
+rec_link_pronoun(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev)
 {
 	static const char *const poss[] = { "his", "her", NULL };
 	static const char *const noun[] = { "songs", "song", "music",
@@ -95,22 +95,31 @@ rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
 	static const char *const verb[] = { "of", "by", "from", "like",
 	    "love", "loved", "liked", "enjoy", NULL };
 	const char *name;
+	char *own = NULL;
 	size_t i;
 
 	/* a message that names someone speaks of them */
-	if (!prev || !prev->liked_creators.n || in->liked_creators.n ||
-	    in->disliked_creators.n || in->similar.n)
+	if (in->liked_creators.n || in->disliked_creators.n || in->similar.n)
 		return;
-	name = prev->liked_creators.v[prev->liked_creators.n - 1];
+	/* "I know Yellow and Fix You, what else by them?": whose the
+	 * items it names are; else the creator named last */
+	if (kb->c_creator && (in->seen.n || in->liked_items.n))
+		own = rec_catalog_field(kb->cat, kb->c_creator, in->seen.n ?
+		    in->seen.v[0] : in->liked_items.v[0], strlen(in->seen.n ?
+		    in->seen.v[0] : in->liked_items.v[0]));
+	if (!own && (!prev || !prev->liked_creators.n))
+		return;
+	name = own ? own : prev->liked_creators.v[prev->liked_creators.n - 1];
 	for (i = 0; i < ws->n; i++) {
 		size_t n = 0;
-		if (ws->used[i])
+		if (ws->used[i] && !(own && rec_words_at(ws, i, "them")))
 			continue;
 		if (rec_words_listed(poss, ws->w[i]) && i + 1 < ws->n &&
 		    rec_words_listed(noun, ws->w[i + 1]))
 			n = 2;
 		else if ((rec_words_at(ws, i, "him") || rec_words_at(ws, i,
-		    "her")) && i > 0 && rec_words_listed(verb, ws->w[i - 1]))
+		    "her") || (own && rec_words_at(ws, i, "them"))) && i > 0 &&
+		    rec_words_listed(verb, ws->w[i - 1]))
 			n = 1;
 		if (!n)
 			continue;
@@ -125,6 +134,7 @@ rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
 		if (n == 2)
 			ws->used[i + 1] = 1;
 	}
+	free(own);
 }
 
 void

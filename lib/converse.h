@@ -104,6 +104,9 @@ struct rec_intent {
 				 * "something different"): this turn only */
 	int mood_relaxed;	/* the critic's: a mood's measure was
 				 * relaxed; this turn only */
+	int open;		/* an open request ("surprise me"): the best
+				 * known, unless the profile knows what the
+				 * person usually asks for; this turn only */
 	int fill;		/* the critic's: the best-known under the
 				 * constraints fill what the topic left
 				 * short; this turn only */
@@ -273,6 +276,7 @@ struct rec_words {
 				 * (rec_words_names), or NULL */
 	char *mode;		/* enum rec_link_mode of its clause */
 	int *clause;		/* which clause */
+	char *comma;		/* the first word after a comma */
 };
 void rec_words_of(const char *msg, struct rec_words *ws);
 void rec_words_free(struct rec_words *ws);
@@ -334,9 +338,10 @@ void rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
 void rec_link_context(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, const struct rec_intent *prev);
 /* "his songs", "more of her", "I like him": the creator named last in
- * prev, when the message (after rec_link) names none */
-void rec_link_pronoun(struct rec_words *ws, struct rec_intent *in,
-    const struct rec_intent *prev);
+ * prev, when the message (after rec_link) names none; "I know Yellow,
+ * what else by them?": the creator of the item the message names */
+void rec_link_pronoun(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in, const struct rec_intent *prev);
 /* a "yes" to the last reply's offer (rec_intent.offer): what its
  * sentences of taste named */
 void rec_link_offer(struct rec_kb *kb, const struct rec_words *ws,

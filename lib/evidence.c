@@ -212,6 +212,17 @@ rec_link_cued(const struct rec_words *ws, size_t i)
 	if (i >= 2 && ws->cap[i] && ws->used[i - 2] && (rec_words_at(ws,
 	    i - 1, "and") || rec_words_at(ws, i - 1, "or")))
 		return 1;
+	/* "Yellow and Fix You": a capital before a name just read */
+	if (ws->cap[i] && i + 2 < ws->n && ws->used[i + 2] &&
+	    ws->mode[i] != REC_LINK_ASK && (rec_words_at(ws, i + 1, "and") ||
+	    rec_words_at(ws, i + 1, "or")))
+		return 1;
+	/* "I've seen Toy Story, Shrek": and after a comma, in a list
+	 * that goes on with a taste (parse.c) */
+	if (ws->cap[i] && ws->used[i - 1] && ws->clause[i - 1] !=
+	    ws->clause[i] && ws->mode[i] != REC_LINK_ASK &&
+	    ws->mode[i] == ws->mode[i - 1])
+		return 1;
 	/* "to listen to at night": a time or a place, not a name (but
 	 * "listen to At Night") */
 	if (i < 2 || !rec_words_at(ws, i - 1, "to") ||
@@ -495,8 +506,11 @@ rec_words_names(struct rec_kb *kb, struct rec_words *ws)
 			if (i + n > ws->n)
 				continue;
 			rec_buf_reset(&g);
-			for (j = 0; j < n && ws->clause[i + j] ==
-			    ws->clause[i] && (j || !ws->used[i] || neg); j++) {
+			for (j = 0; j < n && (!j || ws->clause[i + j] ==
+			    ws->clause[i + j - 1] || (ws->comma[i + j] &&
+			    ws->cap[i] && ws->cap[i + j] && ws->clause[i + j] ==
+			    ws->clause[i + j - 1] + 1)) && (j || !ws->used[i] ||
+			    neg); j++) {
 				/* capitals, the short words aside */
 				named &= ws->cap[i + j] || ws->quoted[i + j] ||
 				    (j && j + 1 < n && strlen(ws->w[i + j]) <= 3);

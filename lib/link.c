@@ -421,7 +421,9 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	/* every word rare, or one common word inside a name of three
 	 * ("megan the stallion"), or anywhere in one of three written
 	 * with capitals ("Sweedish House Mafia") */
-	if (!ngram(ws, i, n, &g) || g.len < 6 || (rare < n && !(n >= 3 &&
+	/* a name across a comma only as the catalog spells it */
+	if (!ngram(ws, i, n, &g) || ws->clause[i + n - 1] != ws->clause[i] ||
+	    g.len < 6 || (rare < n && !(n >= 3 &&
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||

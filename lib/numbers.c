@@ -239,6 +239,8 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 	    NULL };
 	static const char *const before[] = { "before", "until", "pre",
 	    "antes", "avant", "vor", "bis", NULL };
+	static const char *const charts[] = { "popular", "trending", "hot",
+	    "hits", "top", "charts", "charting", "new", NULL };
 	const char *ycol = kb->c_year;
 	char say[64];
 	size_t i;
@@ -375,6 +377,21 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		    "my") && at(ws, i - 1, "most")))) {
 			ws->used[i] = 1;
 			continue;
+		}
+		/* "what's popular right now", "top hits these days": now
+		 * said of the charts, not of the person ("I need a laugh
+		 * right now") */
+		if (!e && kb->maxyear && rec_words_clause_has(ws, i, charts) &&
+		    ((at(ws, i, "now") && i > 0 && at(ws, i - 1, "right")) ||
+		    at(ws, i, "nowadays") || at(ws, i, "currently") ||
+		    (at(ws, i, "days") && i > 0 && at(ws, i - 1, "these")) ||
+		    (at(ws, i, "moment") && i > 1 && at(ws, i - 1, "the") &&
+		    at(ws, i - 2, "at")))) {
+			e = 1;
+			for (c = 1; c <= 2 && i >= (size_t)c && (at(ws, i - c,
+			    "right") || at(ws, i - c, "these") || at(ws, i - c,
+			    "the") || at(ws, i - c, "at")); c++)
+				ws->used[i - c] = 1;
 		}
 		/* recent, new; the last five years */
 		if (e == 1 && kb->maxyear && !(ws->name && ws->name[i])) {

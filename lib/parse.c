@@ -63,7 +63,7 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    "mejores", "meilleurs", "meilleures", "besten", "melhores", NULL };
 	static const char *const pop[] = { "popular", "hits", "hit",
 	    "mainstream", "famous", "chart", "charts", "well known",
-	    "classics", "blockbuster", "blockbusters",
+	    "classics", "blockbuster", "blockbusters", "trending", "viral",
 	    "populares", "populaires", "beliebte", "exitos", "tubes", NULL };
 	size_t i;
 
@@ -249,6 +249,8 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	    "i saw", "already seen", "seen it", "ive watched", "i watched",
 	    "already watched", "ive heard", "already heard", "i know it",
 	    "i know that song", "i know this song", "i know that one",
+	    "i already know", "already know", "i already have",
+	    "already have", "i already own", "already own",
 	    "ive already seen", "i already saw", "ya vi", "deja vu", NULL };
 	static const char *const be[] = { "is", "are", "was", "were", "its",
 	    "thats", "theyre", "seems", "seem", "sounds", "sound", NULL };
@@ -257,6 +259,9 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	    NULL };
 	static const char *const much[] = { "much", "many", "few", "late",
 	    "early", "soon", NULL };
+	static const char *const list[] = { "and", "or", "nor", "already",
+	    "too", "also", "both", "the", "a", "of", "y", "et", "und", "e",
+	    NULL };
 	static const char *const bad[] = { "boring", "bad", "awful",
 	    "terrible", "sucked", "sucks", "meh", "overrated", "horrible",
 	    "lame", "aburrida", "ennuyeux", "langweilig", NULL };
@@ -348,6 +353,22 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i]; j++)
 			ws->mode[j] = REC_LINK_DISLIKE;
 		mark(ws, i, at(ws, i, "like") ? 1 : 2);
+	}
+	/* "I've seen Toy Story, Shrek and Up": a clause after a comma
+	 * that is only names written with capitals, "and" and "or", goes
+	 * on with the taste of the one before */
+	for (i = 1; i < ws->n; i++) {
+		size_t caps = 0;
+		if (ws->clause[i - 1] == ws->clause[i] || !ws->comma[i] ||
+		    ws->mode[i - 1] == REC_LINK_ASK)
+			continue;
+		for (j = i; j < ws->n && ws->clause[j] == ws->clause[i] &&
+		    (ws->cap[j] || rec_words_listed(list, ws->w[j])); j++)
+			caps += ws->cap[j] != 0;
+		if (!caps || (j < ws->n && ws->clause[j] == ws->clause[i]))
+			continue;
+		for (k = i; k < j; k++)
+			ws->mode[k] = ws->mode[i - 1];
 	}
 }
 
@@ -800,7 +821,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	subkind(kb, &ws);
 	rec_link_context(kb, &ws, in, prev);
 	rec_link(kb, &ws, in);
-	rec_link_pronoun(&ws, in, prev);
+	rec_link_pronoun(kb, &ws, in, prev);
 	rec_link_shown(&ws, in, prev);
 	rec_link_offer(kb, &ws, in, prev);
 	/* nothing new at all ("Great!", "yes please"): go on */
@@ -817,14 +838,24 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		in->popular = 0;
 	if (cont)
 		rec_intent_said(in, "%s", "more of the same");
-	/* "what can you recommend?" with nothing to go on: the best
-	 * known, not a question back */
+	/* "what can you recommend?", "what should I watch tonight?",
+	 * "surprise me" with nothing to go on: the best known, not a
+	 * question back */
+	if (!rec_intent_goes(in) && phrase(&ws, (const char *const[]){
+	    "should i watch", "should we watch", "should i listen",
+	    "should we listen", "should i hear", "should i play",
+	    "what to watch", "what to listen", "surprise me", "surprise us",
+	    "any good", "anything good", "something good", "whats good",
+	    "good movies", "good films", "good songs", "good music",
+	    "que ver", "que escuchar", "quoi regarder", "quoi ecouter", NULL },
+	    0))
+		in->popular = in->open = 1;
 	for (i = 0; !rec_intent_goes(in) && i < ws.n; i++)
 		if (rec_words_listed((const char *const[]){ "recommend",
 		    "recommendation", "recommendations", "suggest",
 		    "suggestion", "suggestions", "recomienda", "recomiendas",
 		    "recomendar", "recommande", "recommander", "empfehlen",
 		    "empfiehlst", "recomenda", NULL }, ws.w[i]))
-			in->popular = 1;
+			in->popular = in->open = 1;
 	rec_words_free(&ws);
 }

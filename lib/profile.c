@@ -188,9 +188,12 @@ rec_profile_apply(const struct rec_profile *pf, struct rec_intent *in)
 	rec_strs_copy(&in->boost, &pf->like_items);
 	/* nothing to go on: what the person usually asks for */
 	if (!in->liked_items.n && !in->liked_creators.n && !in->tags.n &&
-	    !in->words.n && !in->user && !in->ncons && !in->popular &&
-	    !in->taste && (pf->expect_creators.n || pf->expect_tags.n)) {
+	    !in->words.n && !in->user && !in->ncons && (!in->popular ||
+	    in->open) && !in->taste && (pf->expect_creators.n ||
+	    pf->expect_tags.n)) {
 		size_t i;
+		if (in->open)
+			in->popular = 0;
 		for (i = 0; i < pf->expect_creators.n && i < 2; i++)
 			rec_strs_add(&in->liked_creators, pf->expect_creators.v[i]);
 		for (i = 0; i < pf->expect_tags.n && i < 3; i++)

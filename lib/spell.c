@@ -121,7 +121,7 @@ rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 		unsigned mine;
 		const char *f;
 
-		if (n < 5 || ws->quoted[i] || strspn(w,
+		if (n < 4 || ws->quoted[i] || strspn(w,
 		    "abcdefghijklmnopqrstuvwxyz") != n)
 			continue;
 		if ((f = filler_slip(kb, w, n)) && rec_concept_at(ws, i,
@@ -137,8 +137,10 @@ rec_words_spell(struct rec_kb *kb, struct rec_words *ws)
 		for (j = 0; j < kb->spell.n; j++) {
 			const char *c = kb->spell.key[j];
 			size_t cn = kb->spell.keylen[j];
+			/* a word of four only with a letter left out
+			 * ("metl"): one changed is too often another word */
 			if (c[0] != w[0] || cn + 1 < n || cn > n + 1 ||
-			    !typo(w, n, c, cn))
+			    (n == 4 && cn != 5) || !typo(w, n, c, cn))
 				continue;
 			/* the most used */
 			if (best == (size_t)-1 || uses[j] > uses[best])

@@ -23,6 +23,8 @@ push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
 	ws->neg = xrealloc(ws->neg, ws->n + 1);
 	ws->mode = xrealloc(ws->mode, ws->n + 1);
 	ws->clause = xrealloc(ws->clause, (ws->n + 1) * sizeof *ws->clause);
+	ws->comma = xrealloc(ws->comma, ws->n + 1);
+	ws->comma[ws->n] = 0;
 	ws->w[ws->n] = xstrndup(w, n);
 	ws->cap[ws->n] = (char)cap;
 	ws->quoted[ws->n] = (char)quoted;
@@ -31,6 +33,17 @@ push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
 	ws->mode[ws->n] = REC_LINK_ASK;
 	ws->clause[ws->n] = clause;
 	ws->n++;
+}
+
+/* the first word pushed since ws->n was before follows a comma: a
+ * name may hold one ("Earth, Wind & Fire", "Hey, Soul Sister") */
+static void
+mark_comma(struct rec_words *ws, size_t before, int *comma)
+{
+	if (*comma && ws->n > before) {
+		ws->comma[before] = 1;
+		*comma = 0;
+	}
 }
 
 static int
@@ -207,7 +220,8 @@ rec_words_of(const char *msg, struct rec_words *ws)
 	struct rec_buf f = {0}, m = {0};
 	const char *p = msg;
 	/* cneg: 1 + the clause of the last negation */
-	int clause = 0, first = 1, quoted = 0, neg = 0, cneg = 0;
+	int clause = 0, first = 1, quoted = 0, neg = 0, cneg = 0, comma = 0;
+	size_t before;
 
 	memset(ws, 0, sizeof *ws);
 	while (*p) {
@@ -221,6 +235,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			if (*p != ',' && !(*p == '.' && p[1] && !isspace(
 			    (unsigned char)p[1])))
 				first = 1;
+			comma = *p == ',';
 			clause++;
 			neg = 0;
 			p++;
@@ -235,6 +250,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			p++;
 			continue;
 		}
+		before = ws->n;
 		/* a French or Italian elision is two words: "d'horreur",
 		 * "l'amour", "qu'il" ("D'Angelo" is found again as the
 		 * name its two words make) */
@@ -250,6 +266,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 				    clause);
 			if (neg)
 				neg = neg < 0 ? 0 : neg - 1;
+			mark_comma(ws, before, &comma);
 			first = 0;
 			p = q + (*q == '\'' ? 1 : 3);
 			continue;
@@ -330,6 +347,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			if (neg)
 				neg = neg < 0 ? 0 : neg - 1;
 		}
+		mark_comma(ws, before, &comma);
 		first = 0;
 		p = q;
 	}
@@ -353,6 +371,7 @@ rec_words_free(struct rec_words *ws)
 	free(ws->name);
 	free(ws->mode);
 	free(ws->clause);
+	free(ws->comma);
 	memset(ws, 0, sizeof *ws);
 }
 
@@ -407,6 +426,24 @@ rec_words_at(const struct rec_words *ws, size_t i, const char *w)
 	return i < ws->n && !strcmp(ws->w[i], w);
 }
 
+/* whether [i, i + n) is written as a name: a capital on its first word
+ * and on every other but small words ("Earth, Wind & Fire", "The Good,
+ * the Bad and the Ugly") */
+static int
+written_as_name(const struct rec_words *ws, size_t i, size_t n)
+{
+	static const char *const small[] = { "the", "and", "of", "a", "an",
+	    "in", "on", "to", "or", NULL };
+	size_t j;
+
+	if (!ws->cap[i])
+		return 0;
+	for (j = i + 1; j < i + n; j++)
+		if (!ws->cap[j] && !rec_words_listed(small, ws->w[j]))
+			return 0;
+	return 1;
+}
+
 int
 rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
     struct rec_buf *g)
@@ -416,7 +453,10 @@ rec_words_ngram(const struct rec_words *ws, size_t i, size_t n,
 	if (i + n > ws->n)
 		return 0;
 	for (j = 0; j < n; j++)
-		if (ws->used[i + j] || ws->clause[i + j] != ws->clause[i])
+		if (ws->used[i + j] || (j && ws->clause[i + j] !=
+		    ws->clause[i + j - 1] && !(ws->comma[i + j] &&
+		    ws->clause[i + j] == ws->clause[i + j - 1] + 1 &&
+		    written_as_name(ws, i, n))))
 			return 0;
 	rec_buf_reset(g);
 	for (j = 0; j < n; j++)

@@ -266,16 +266,21 @@ test_ok 'creators named in earlier turns stay, as a stream weaker than a creator
 test_ok 'a named creator comes before the rest of the words' \
 	'rec-plan "metallica songs for a road trip" > out &&
 	 grep -q "^{ rec-sql -a -s creator -k 200 -w .*Metallica" out && grep -q -- "-W creator=2" out'
-test_ok 'words alone are spread over creators; named creators are not capped' \
+test_ok 'words alone are spread over creators; named creators are not capped, those liked before keep four' \
 	'rec-plan "rock anthems" | grep -q -- "-D artist -p 2" &&
 	 ! rec-plan "metallica and daft punk" | grep -q -- "-D artist" &&
-	 ! rec-plan -P p5.json "love these" | grep -q -- "-D artist"'
+	 rec-plan -P p5.json "love these" | grep -q -- "-D artist -p 4"'
 test_ok 'expect: what the person asks for fills a request with nothing to go on' \
 	'echo "songs by metallica" | rec-chat -P p4.json > /dev/null &&
 	 grep -q "\"expect\":{\"creators\":\[\"Metallica\"\],\"tags\":\[\]}" p4.json &&
 	 echo "surprise me" | rec-chat -P p4.json > out &&
 	 grep -q "going by what you usually ask for" out && grep -q "Enter Sandman\|Nothing Else Matters" out &&
-	 echo "surprise me" | rec-chat > out2 && grep -q "What are you in the mood for" out2'
+	 echo "hello" | rec-chat > out2 && grep -q "What are you in the mood for" out2'
+test_ok 'an open request without a profile: the best known, not a question back' \
+	'for m in "surprise me" "what should I listen to tonight?" "any good songs?"; do
+	   echo "$m" | rec-chat > out && grep -q "\"items\":\[{" out &&
+	   ! grep -q "What are you in the mood for" out || exit 1
+	 done'
 test_fail 'a profile that is not JSON' 1 "profile 'bad.json': " \
 	'echo "{nope" > bad.json; echo rock | rec-chat -P bad.json'
 test_ok 'a stale index is a failure with its reason' \

@@ -228,6 +228,32 @@ rec-import -d elided.db items -i id -r title=title -r artist=creator elided.csv 
 test_ok '... and still makes a name with its word ("D'"'"'Angelo", "d'"'"'angelo")' \
 	'intent elided.db "some songs by D'"'"'Angelo" | grep -q "^liked_creators:\[\"D'"'"'Angelo\"\]" &&
 	 intent elided.db "i love d'"'"'angelo" | grep -q "D'"'"'Angelo"'
+cat > commas.csv <<'EOF'
+id,title,artist
+c1,"Hey, Soul Sister",Train
+c2,September,"Earth, Wind & Fire"
+c3,Shining Star,"Earth, Wind & Fire"
+c4,Boogie Wonderland,"Earth, Wind & Fire, The Emotions"
+c5,Soul Food,Soul Sisters
+EOF
+rec-import -d commas.db items -i id -r title=title -r artist=creator commas.csv &&
+	rec-bm25 -d commas.db --index || exit 1
+test_ok 'a name written with a comma in it: "Earth, Wind & Fire", "Hey, Soul Sister"' \
+	'intent commas.db "songs by Earth, Wind & Fire" | grep -q "^liked_creators:\[\"Earth, Wind & Fire\"\]" &&
+	 intent commas.db "I love Hey, Soul Sister" | grep -q "\"liked_items\":\[\"c1\"\]"'
+test_ok 'a list of titles after a comma goes on with its taste: "I'"'"'ve seen Toy Story, Inception and Jaws"' \
+	'f "I'"'"'ve seen Toy Story, Inception and Jaws already" > out &&
+	 grep -q "^seen:\[\"3\",\"8\",\"16\"\]" out && grep -q "\"liked_items\":\[\]" out &&
+	 f "I loved Toy Story, Inception and Jaws" | grep -q "\"liked_items\":\[\"3\",\"8\",\"16\"\]"'
+test_ok '"I already know Hey Jude, what else by them?": seen, and more by its creator' \
+	't "I already know Hey Jude, what else by them?" > out &&
+	 grep -q "^seen:\[\"t14\"\]" out && grep -q "^liked_creators:\[\"The Beatles\"\]" out'
+test_ok '"what'"'"'s popular right now?": popular and recent; "I need it right now" is no era' \
+	'rec-plan -d tunes.db --json "what'"'"'s popular right now?" > out &&
+	 grep -q "\"popularity\":1" out && grep -q "\"column\":\"year\",\"op\":\">=\",\"value\":2016" out &&
+	 ! rec-plan -d tunes.db --json "I need some rock right now" | grep -q "\"column\":\"year\""'
+test_ok 'a tag word of four letters with one left out is the tag ("sals")' \
+	't "some sals music" | grep -q "salsa"'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
