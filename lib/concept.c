@@ -3,9 +3,39 @@
  * terms: where a concept's words are, and what it adds to the intent
  * (its tags, the categories to keep to or prefer, its audio features).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "converse.h"
+
+/* the items with the tag v (folded here), or with the first of the
+ * categories "a|b" */
+static size_t
+tag_count(const struct rec_kb *kb, const char *v)
+{
+	struct rec_buf f = {0};
+	size_t k;
+
+	rec_norm(&f, v, strcspn(v, "|"));
+	k = f.len ? rec_hash_get(&kb->tag, f.data, f.len) : (size_t)-1;
+	rec_buf_free(&f);
+	return k == (size_t)-1 ? 0 : kb->tagcount[k];
+}
+
+/* whether w is one of the alternatives "a|b|c" */
+static int
+listed(const char *alts, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*alts) {
+		size_t m = strcspn(alts, "|");
+		if (m == n && !strncmp(alts, w, n))
+			return 1;
+		alts += m + (alts[m] == '|');
+	}
+	return 0;
+}
 
 /* the lexicon's concept c, grounded in the catalog (kb->ground[c]) */
 void
@@ -38,6 +68,13 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	/* who it is for guides the choice where the catalog's categories
 	 * say it (children's films); it is not the topic.  Where only tags
 	 * say it ("kids songs"), they are the topic. */
+	/* "a heist movie": a narrower kind said, where the catalog tags
+	 * it, is the topic within the genre, not all of crime */
+	if (said && x->kinds && listed(x->kinds, said) && tag_count(kb,
+	    said)) {
+		rec_buf_printf(&b, "%s:%s", fn, said);
+		rec_strs_add(&in->tags, b.data);
+	} else
 	for (i = 0; (x->facet != REC_FACET_AUDIENCE || (!g->prefer &&
 	    !g->need)) && i < g->tags.n; i++) {
 		rec_buf_reset(&b);
@@ -152,4 +189,56 @@ rec_kb_tag_stem(const struct rec_kb *kb, const char *w, struct rec_buf *out)
 	}
 	rec_buf_reset(out);
 	return 0;
+}
+
+/* whether the category v is among the "facet:a|b" entries of l */
+static int
+among(const struct rec_strs *l, const char *v)
+{
+	size_t i, n = strlen(v);
+
+	for (i = 0; i < l->n; i++) {
+		const char *p = rec_facet_split(l->v[i], NULL);
+		while (*p) {
+			size_t m = strcspn(p, "|");
+			if (m == n && !strncmp(p, v, n))
+				return 1;
+			p += m + (p[m] == '|');
+		}
+	}
+	return 0;
+}
+
+void
+rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in)
+{
+	size_t i, c;
+
+	for (i = 0; i < in->concepts.n; i++) {
+		const char *name = in->concepts.v[i];
+		const struct rec_ground *g;
+		const char *cats[2];
+		size_t k;
+		if (strncmp(name, "not:", 4))
+			continue;
+		for (c = 0; rec_concepts[c].name &&
+		    strcmp(rec_concepts[c].name, name + 4); c++)
+			;
+		if (!rec_concepts[c].name || c >= kb->nground)
+			continue;
+		g = &kb->ground[c];
+		cats[0] = g->need;
+		cats[1] = g->prefer;
+		for (k = 0; k < 2; k++) {
+			const char *p = cats[k];
+			while (p && *p) {
+				size_t m = strcspn(p, "|");
+				char *v = xstrndup(p, m);
+				if (!among(&in->need, v) && !among(&in->prefer, v))
+					rec_strs_add(&in->disliked_tags, v);
+				free(v);
+				p += m + (p[m] == '|');
+			}
+		}
+	}
 }

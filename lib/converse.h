@@ -32,6 +32,9 @@ struct rec_concept {
 		double v;
 	} num[3];		/* audio properties, where the catalog has
 				 * the column */
+	const char *kinds;	/* its words that name a narrower kind
+				 * ("heist" of crime): said, the kind is
+				 * the topic within the genre */
 };
 extern const struct rec_concept rec_concepts[];
 /* 1 for words with no meaning of their own ("the", "songs",
@@ -401,6 +404,10 @@ long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
     int neg, const char *said);
+/* the categories of the concepts turned down ("not kids stuff":
+ * children's), but those the message asks for ("animated"), are turned
+ * down too; after every concept of the message is read */
+void rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in);
 
 /* parse.c: parses message (with the previous turn's intent and shown
  * items for references, or NULL) into in, by rules */

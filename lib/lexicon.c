@@ -31,7 +31,7 @@ const struct rec_concept rec_concepts[] = {
 	  "tristesse|melancolique|deprime|deprimido|deprimida",
 	  "sad|melancholic|melancholy|depressing|heartbreak|emotional|"
 	  "melancholia|sad songs|breakup|break up|heartache", NULL, NULL, 0,
-	  { N("valence", "<=", 0.35), NONE, NONE } },
+	  { N("valence", "<=", 0.35), NONE, NONE }, NULL },
 	{ "happy", REC_FACET_MOOD,
 	  "happy|happier|happiest|happiness|cheerful|cheerier|joyful|joy|"
 	  "positive|"
@@ -40,19 +40,19 @@ const struct rec_concept rec_concepts[] = {
 	  "heureux|heureuse|joyeux|joyeuse|gai|frohlich|glucklich|"
 	  "gute laune|lustig|contente",
 	  "happy|feel good|uplifting|cheerful|fun|good mood|positive", NULL,
-	  NULL, 0, { N("valence", ">=", 0.6), NONE, NONE } },
+	  NULL, 0, { N("valence", ">=", 0.6), NONE, NONE }, NULL },
 	{ "upbeat", REC_FACET_MOOD,
 	  "upbeat|up beat|lively|animado|animada|animados|entrainant|entrainante|"
 	  "schwungvoll|peppy|bouncy",
 	  "upbeat|energetic|happy|fun|party", NULL, NULL, 0,
-	  { N("valence", ">=", 0.6), NONE, NONE } },
+	  { N("valence", ">=", 0.6), NONE, NONE }, NULL },
 	{ "energetic", REC_FACET_MOOD,
 	  "energetic|more energetic|energy|intense|louder|loud|powerful|"
 	  "hype|hyped|pumped|livelier|"
 	  "pump me up|pumping|energico|energica|energetico|energetica|"
 	  "energique|energiegeladen|intensa|intenso",
 	  "energetic|energy|powerful|intense|hard|pump up", NULL, NULL, 0,
-	  { N("energy", ">=", 0.7), NONE, NONE } },
+	  { N("energy", ">=", 0.7), NONE, NONE }, NULL },
 	{ "calm", REC_FACET_MOOD,
 	  "calm|calmer|chill|chiller|chilled|chillout|chill out|relax|"
 	  "relaxing|relaxed|mellow|mellower|quiet|quieter|soft|softer|"
@@ -64,7 +64,7 @@ const struct rec_concept rec_concepts[] = {
 	  "suave|suaves|sereno|serena",
 	  "chill|chillout|relax|relaxing|mellow|calm|ambient|easy listening|"
 	  "soft|chill out|chillhop|lounge", NULL, NULL, 0,
-	  { N("energy", "<=", 0.45), NONE, NONE } },
+	  { N("energy", "<=", 0.45), NONE, NONE }, NULL },
 	{ "angry", REC_FACET_MOOD,
 	  "angry|angrier|anger|aggressive|aggression|furious|rage|raging|"
 	  "blow off steam|let off steam|blow off some steam|"
@@ -73,18 +73,18 @@ const struct rec_concept rec_concepts[] = {
 	  "irritado",
 	  "aggressive|angry|rage|hardcore|metalcore|metal|heavy metal|"
 	  "punk|hard rock|nu metal|thrash metal|intense", NULL, NULL, 0,
-	  { N("energy", ">=", 0.8), N("valence", "<=", 0.6), NONE } },
+	  { N("energy", ">=", 0.8), N("valence", "<=", 0.6), NONE }, NULL },
 	{ "dark", REC_FACET_MOOD,
 	  "dark|darker|gritty|bleak|sinister|oscuro|oscura|sombre|sombres|"
 	  "dunkel|dustere|sombrio",
 	  "dark|atmospheric|gritty|bleak|noir|disturbing", NULL, NULL, 0,
-	  { N("valence", "<=", 0.35), NONE, NONE } },
+	  { N("valence", "<=", 0.35), NONE, NONE }, NULL },
 	{ "light", REC_FACET_MOOD,
 	  "light|lighter|lighthearted|light hearted|fun|silly|ligero|ligera|"
 	  "leger|legere|leicht|heiter",
 	  "light|fun|feel good|funny|lighthearted|family", NULL,
 	  "comedy|adventure|children|animation", 0,
-	  { N("valence", ">=", 0.5), NONE, NONE } },
+	  { N("valence", ">=", 0.5), NONE, NONE }, NULL },
 	{ "romantic", REC_FACET_MOOD,
 	  "romantic|romance|love songs|love song|in love|wedding|weddings|"
 	  "anniversary|valentine|valentines|date night|romantico|romantica|"
@@ -92,27 +92,29 @@ const struct rec_concept rec_concepts[] = {
 	  "romantisch|boda|bodas|mariage|hochzeit|casamento|amor|sexy|"
 	  "sensual|intimate|love making|lovemaking|slow jams|sex|seductive",
 	  "love|romantic|love songs|wedding|ballad|ballads|romance|soul|"
-	  "love song", "romance", NULL, 1, { NONE, NONE, NONE } },
+	  "love song", "romance", NULL, 1, { NONE, NONE, NONE }, NULL },
 	{ "acoustic", REC_FACET_MOOD,
 	  "acoustic|unplugged|acustico|acustica|acoustique|akustisch",
 	  "acoustic|unplugged|folk|singer-songwriter|acoustic guitar", NULL,
-	  NULL, 0, { N("acousticness", ">=", 0.5), NONE, NONE } },
+	  NULL, 0, { N("acousticness", ">=", 0.5), NONE, NONE }, NULL },
 	{ "instrumental", REC_FACET_MOOD,
 	  "instrumental|instrumentals|no vocals|without vocals|no lyrics|"
-	  "without lyrics|sin letra|sans paroles|ohne gesang",
+	  "without lyrics|no singing|without singing|no voices|"
+	  "sin letra|sin voz|sans paroles|ohne gesang|ohne text",
 	  "instrumental|instrumentals|post-rock|ambient|classical|piano",
-	  NULL, NULL, 0, { N("instrumentalness", ">=", 0.5), NONE, NONE } },
+	  NULL, NULL, 0, { N("instrumentalness", ">=", 0.5), NONE, NONE }, NULL },
 	{ "emotional", REC_FACET_MOOD,
 	  "emotional|moving|touching|meditate|meditation|reflect|reflective|"
 	  "introspective|emotivo|emotiva|emouvant|emotionale",
 	  "emotional|atmospheric|beautiful|ambient|meditation|introspective|"
-	  "melancholic", NULL, NULL, 0, { NONE, NONE, NONE } },
+	  "melancholic", NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "feel-good", REC_FACET_MOOD,
 	  "feel good|feelgood|feel-good|heartwarming|heart warming|"
-	  "uplifting|wholesome|bad day|inspiring|inspirational",
+	  "uplifting|wholesome|bad day|inspiring|inspirational|hopeful|"
+	  "optimistic|optimista|optimiste|optimistisch",
 	  "feel-good|feel good|heartwarming|uplifting|inspirational|"
 	  "inspiring|happy", NULL, "comedy", 0,
-	  { N("valence", ">=", 0.6), NONE, NONE } },
+	  { N("valence", ">=", 0.6), NONE, NONE }, NULL },
 	/* activities and occasions */
 	{ "workout", REC_FACET_ACTIVITY,
 	  "workout|work out|working out|gym|exercise|exercising|training|"
@@ -123,18 +125,18 @@ const struct rec_concept rec_concepts[] = {
 	  "treino|academia",
 	  "workout|gym|running|motivation|power|energetic|pump up|cardio|"
 	  "training|fitness|beast mode", NULL, NULL, 0,
-	  { N("energy", ">", 0.7), N("tempo", ">", 118), NONE } },
+	  { N("energy", ">", 0.7), N("tempo", ">", 118), NONE }, NULL },
 	{ "party", REC_FACET_ACTIVITY,
 	  "party|parties|dance party|dance|dancing|danceable|club|clubbing|"
 	  "fiesta|fiestas|bailar|baile|fete|soiree|danser|tanzen|feiern|"
 	  "festa|dancar|jump around",
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
-	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE } },
+	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE }, NULL },
 	{ "sleep", REC_FACET_ACTIVITY,
 	  "sleep|sleeping|asleep|bedtime|fall asleep|dormir|schlafen|"
 	  "einschlafen|sommeil|dormi|nap",
 	  "sleep|ambient|calm|relax|piano|lullaby|relaxing|soft", NULL, NULL,
-	  1, { N("energy", "<", 0.4), NONE, NONE } },
+	  1, { N("energy", "<", 0.4), NONE, NONE }, NULL },
 	{ "focus", REC_FACET_ACTIVITY,
 	  "focus|focused|concentrate|concentration|study|studying|coding|"
 	  "programming|homework|reading|while working|at work|for work|"
@@ -142,63 +144,63 @@ const struct rec_concept rec_concepts[] = {
 	  "lernen|arbeiten|konzentration|estudar",
 	  "instrumental|ambient|lo-fi|lofi|study|focus|classical|piano|"
 	  "chillhop|post-rock|concentration", NULL, NULL, 0,
-	  { N("instrumentalness", ">=", 0.5), NONE, NONE } },
+	  { N("instrumentalness", ">=", 0.5), NONE, NONE }, NULL },
 	{ "driving", REC_FACET_ACTIVITY,
 	  "driving|drive|road trip|roadtrip|in the car|traffic|car ride|"
 	  "viaje|carretera|conducir|manejar|route|voiture|autofahren|"
 	  "autobahn|dirigir|estrada",
 	  "driving|road trip|roadtrip|summer|rock|classic rock", NULL, NULL, 0,
-	  { N("energy", ">=", 0.6), NONE, NONE } },
+	  { N("energy", ">=", 0.6), NONE, NONE }, NULL },
 	{ "chores", REC_FACET_ACTIVITY,
 	  "chores|cleaning|housework|cooking|baking|kitchen|cook|clean the "
 	  "house|limpiar|cocinar|menage|cuisine|putzen|kochen",
 	  "happy|fun|feel good|upbeat|pop|party|summer", NULL, NULL, 0,
-	  { N("valence", ">=", 0.55), NONE, NONE } },
+	  { N("valence", ">=", 0.55), NONE, NONE }, NULL },
 	{ "outdoors", REC_FACET_ACTIVITY,
 	  "hiking|hike|walking|walk|outdoors|outdoor|nature|camping|"
 	  "senderismo|caminar|randonnee|wandern",
 	  "folk|indie|acoustic|indie folk|americana|singer-songwriter|"
-	  "country", NULL, NULL, 0, { N("energy", ">=", 0.4), NONE, NONE } },
+	  "country", NULL, NULL, 0, { N("energy", ">=", 0.4), NONE, NONE }, NULL },
 	{ "night", REC_FACET_ACTIVITY,
 	  "night|late night|midnight|evening|nighttime|noche|nuit|nacht",
 	  "chill|night|late night|smooth|r&b|soul|ambient|chillout|"
 	  "downtempo|trip-hop", NULL, NULL, 0,
-	  { N("energy", "<=", 0.65), NONE, NONE } },
+	  { N("energy", "<=", 0.65), NONE, NONE }, NULL },
 	{ "gaming", REC_FACET_ACTIVITY,
 	  "gaming|video games|video game|game night|gameboard|board games|"
 	  "games|jugar|jeux",
 	  "electronic|video game music|soundtrack|chiptune|edm|dubstep",
-	  NULL, NULL, 0, { N("energy", ">=", 0.6), NONE, NONE } },
+	  NULL, NULL, 0, { N("energy", ">=", 0.6), NONE, NONE }, NULL },
 	{ "nostalgia", REC_FACET_ERA,
 	  "nostalgia|nostalgic|throwback|throwbacks|good old days|retro",
 	  "oldies|80s|90s|70s|classic rock|classic|retro", NULL, NULL, 0,
-	  { N("year", "<", 2005), NONE, NONE } },
+	  { N("year", "<", 2005), NONE, NONE }, NULL },
 	{ "christmas", REC_FACET_THEME,
 	  "christmas|xmas|navidad|navidena|navidenas|noel|weihnachten|"
 	  "weihnacht|natal|holiday season",
 	  "christmas|xmas|holiday|christmas music|christmas songs", NULL,
-	  NULL, 1, { NONE, NONE, NONE } },
+	  NULL, 1, { NONE, NONE, NONE }, NULL },
 	/* occasions a title says ("Happy Birthday", "... [Karaoke
 	 * Version]", "Lullabies and Nursery Rhymes") */
 	{ "birthday", REC_FACET_THEME,
 	  "birthday|bday|cumpleanos|anniversaire|geburtstag|aniversario",
 	  "birthday|party|happy birthday", NULL, NULL, 1,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "karaoke", REC_FACET_ACTIVITY,
 	  "karaoke|sing along|singalong|sing-along|sing a long|cantar|"
 	  "chanter|singen",
 	  "karaoke|sing along|singalong|pop", NULL, NULL, 1,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "lullaby", REC_FACET_THEME,
 	  "lullaby|lullabies|nursery rhyme|nursery rhymes|cancion de cuna|"
 	  "nanas|berceuse|berceuses|comptine|comptines|wiegenlied|"
 	  "kinderlieder|cantiga de ninar",
 	  "lullaby|nursery rhymes|children|kids|baby", NULL, NULL, 1,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "summer", REC_FACET_THEME,
 	  "summer|beach|sunny|verano|playa|ete|plage|sommer|strand|verao",
 	  "summer|beach|sunny|tropical|reggae", NULL, NULL, 1,
-	  { N("valence", ">=", 0.5), NONE, NONE } },
+	  { N("valence", ">=", 0.5), NONE, NONE }, NULL },
 	/* film genres and what people call them */
 	{ "funny", REC_FACET_GENRE,
 	  "funny|funnier|funniest|comedy|comedies|comedic|hilarious|humor|"
@@ -206,146 +208,146 @@ const struct rec_concept rec_concepts[] = {
 	  "laughs|comedia|comedias|comedie|comedies|komodie|komodien|"
 	  "lustige|divertida|divertidas|graciosa|graciosas|engracado",
 	  "funny|hilarious|comedy|humor|humorous|satire", "comedy", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "scary", REC_FACET_GENRE,
 	  "scary|scarier|scariest|creepy|creepier|spooky|spookier|"
 	  "terrifying|frightening|miedo|peur|gruselig|"
 	  "grusel|medo|scare|scared",
 	  "scary|creepy|horror|atmospheric|suspense|tense", "horror|thriller",
-	  NULL, 0, { NONE, NONE, NONE } },
+	  NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "horror", REC_FACET_GENRE,
 	  "horror|horrors|horreur|terror|terreur|epouvante|terrifiante",
-	  "horror|scary|creepy", "horror", NULL, 0, { NONE, NONE, NONE } },
+	  "horror|scary|creepy", "horror", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "animated", REC_FACET_GENRE,
 	  "animated|animation|cartoon|cartoons|anime|pixar|animacion|"
 	  "animados|animadas|anime|dessin anime|dessins animes|zeichentrick|"
 	  "animiert|desenho animado",
 	  "animation|pixar|disney|anime|animated", "animation", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "kids", REC_FACET_AUDIENCE,
 	  "kids|kid|children|child|toddler|toddlers|ninos|nino|infantil|"
 	  "infantiles|enfants|enfant|kinder|kinderfilm|criancas|crianca",
 	  "children|kids|family|disney|pixar", NULL,
-	  "children|animation", 0, { NONE, NONE, NONE } },
+	  "children|animation", 0, { NONE, NONE, NONE }, NULL },
 	{ "family", REC_FACET_AUDIENCE,
 	  "family|families|whole family|familia|famille|familie|familiar",
 	  "family|children|disney|pixar|heartwarming", NULL,
-	  "children|animation", 0, { NONE, NONE, NONE } },
+	  "children|animation", 0, { NONE, NONE, NONE }, NULL },
 	{ "sci-fi", REC_FACET_GENRE,
 	  "sci-fi|sci fi|scifi|science fiction|ciencia ficcion|"
 	  "science-fiction|sciencefiction|futuristic",
 	  "sci-fi|science fiction|space|futuristic|dystopia", "sci-fi", NULL,
-	  0, { NONE, NONE, NONE } },
+	  0, { NONE, NONE, NONE }, NULL },
 	{ "action", REC_FACET_GENRE, "action|accion|action-packed",
-	  "action|explosions|fight", "action", NULL, 0, { NONE, NONE, NONE } },
+	  "action|explosions|fight", "action", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "thriller", REC_FACET_GENRE,
 	  "thriller|thrillers|suspense|suspenseful|suspenso|suspense",
 	  "suspense|tense|thriller", "thriller", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "drama", REC_FACET_GENRE, "drama|dramas|dramatic|dramatico",
-	  "drama|dramatic", "drama", NULL, 0, { NONE, NONE, NONE } },
+	  "drama|dramatic", "drama", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "war", REC_FACET_GENRE,
 	  "war|wars|military|guerra|guerre|krieg|kriegsfilm",
 	  "war|military|world war ii|ww2|vietnam", "war", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "western", REC_FACET_GENRE, "western|westerns|cowboy|cowboys",
-	  "western|cowboys", "western", NULL, 0, { NONE, NONE, NONE } },
+	  "western|cowboys", "western", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "documentary", REC_FACET_GENRE,
 	  "documentary|documentaries|documental|documentales|documentaire|"
 	  "documentaires|dokumentation|dokumentarfilm|documentario",
 	  "documentary|true story", "documentary", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "crime", REC_FACET_GENRE,
 	  "crime|gangster|gangsters|heist|mafia|mob|crimen|policial",
 	  "crime|gangster|heist|mafia", "crime", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, "heist|gangster|gangsters|mafia|mob" },
 	{ "mystery", REC_FACET_GENRE,
 	  "mystery|mysteries|whodunit|detective|misterio|mystere",
 	  "mystery|detective|twist ending", "mystery", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, "whodunit|detective" },
 	{ "fantasy", REC_FACET_GENRE, "fantasy|fantasia|fantastique|magic",
-	  "fantasy|magic", "fantasy", NULL, 0, { NONE, NONE, NONE } },
+	  "fantasy|magic", "fantasy", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "adventure", REC_FACET_GENRE,
 	  "adventure|adventures|aventura|aventuras|aventure|abenteuer",
-	  "adventure", "adventure", NULL, 0, { NONE, NONE, NONE } },
+	  "adventure", "adventure", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "musical", REC_FACET_GENRE, "musical|musicals", "musical",
-	  "musical", NULL, 0, { NONE, NONE, NONE } },
+	  "musical", NULL, 0, { NONE, NONE, NONE }, NULL },
 	/* music genres by other names */
 	{ "hip hop", REC_FACET_GENRE,
 	  "hip hop|hiphop|hip-hop|rap|rapper|rappers|trap|old school rap",
 	  "hip hop|rap|hip-hop|trap|gangster rap|southern hip hop",
-	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE } },
+	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "r&b", REC_FACET_GENRE, "r&b|rnb|r b|r and b|rhythm and blues",
 	  "r&b|rnb|soul|neo soul|urban contemporary", "r&b", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "electronic", REC_FACET_GENRE,
 	  "electronic|electronica|electro|edm|electronique|elektronisch|"
 	  "elektro|electronico|electronica",
 	  "electronic|edm|electro|house|electronica|dance|techno|"
-	  "electro house", "edm", NULL, 0, { NONE, NONE, NONE } },
+	  "electro house", "edm", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "classical", REC_FACET_GENRE,
 	  "classical|clasica|clasico|classique|klassik|klassisch|classica|"
 	  "orchestral|symphony",
 	  "classical|orchestral|piano|instrumental|baroque|opera|composer",
-	  NULL, NULL, 0, { NONE, NONE, NONE } },
+	  NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "country", REC_FACET_GENRE, "country|country music|western music",
 	  "country|classic country|americana|bluegrass", "country", NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "afrobeats", REC_FACET_GENRE,
 	  "afrobeats|afrobeat|afropop|afro pop|amapiano|afro|naija|"
 	  "afrofusion",
 	  "afrobeat|afrobeats|afropop|african|amapiano|nigerian|afro pop|"
-	  "highlife|azonto", NULL, NULL, 0, { NONE, NONE, NONE } },
+	  "highlife|azonto", NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "female vocalists", REC_FACET_THEME,
 	  "female artists|female artist|female singers|female singer|"
 	  "female vocalists|female vocals|female voices|women singers|"
 	  "female rappers|women artists|girl singers",
 	  "female vocalists|female vocalist|female vocals", NULL, NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "gospel", REC_FACET_GENRE,
 	  "gospel|worship|christian|praise|religious|church",
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	/* languages sung or spoken in, by their names in the five
 	 * languages: what the catalog's tags call them */
 	{ "spanish", REC_FACET_THEME,
 	  "spanish|in spanish|espanol|espanola|en espanol|castellano|"
 	  "hispanic|spanisch|espagnol|en espagnol|espanhol",
 	  "latin|spanish|latino|reggaeton|latin pop|espanol|latin hip hop|"
-	  "tropical|mexican", NULL, NULL, 0, { NONE, NONE, NONE } },
+	  "tropical|mexican", NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "french", REC_FACET_THEME,
 	  "french|in french|francais|francaise|en francais|franzosisch|"
 	  "frances|francesa|en frances",
 	  "french|chanson|francais|french pop|variete francaise", NULL, NULL,
-	  0, { NONE, NONE, NONE } },
+	  0, { NONE, NONE, NONE }, NULL },
 	{ "german", REC_FACET_THEME,
 	  "german|in german|deutsch|deutsche|deutscher|deutschen|auf deutsch|"
 	  "allemand|allemande|aleman|alemana|alemao",
 	  "german|deutsch|deutschrap|schlager|german pop|neue deutsche welle",
-	  NULL, NULL, 0, { NONE, NONE, NONE } },
+	  NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "japanese", REC_FACET_THEME,
 	  "japanese|japones|japonesa|japonais|japonaise|japanisch",
 	  "japanese|j-pop|j-rock|jpop|city pop|anime|japan", NULL, NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "korean", REC_FACET_THEME,
 	  "korean|coreano|coreana|coreen|coreenne|koreanisch",
 	  "korean|k-pop|kpop|k-indie|korea", NULL, NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "italian", REC_FACET_THEME,
 	  "italian|italiano|italiana|italien|italienne|italienisch",
 	  "italian|italiano|canzone|italian pop|italo", NULL, NULL, 0,
-	  { NONE, NONE, NONE } },
+	  { NONE, NONE, NONE }, NULL },
 	{ "portuguese", REC_FACET_THEME,
 	  "portuguese|portugues|portuguesa|brazilian|brasileiro|brasileira|"
 	  "bresilien|portugais",
 	  "brazilian|portuguese|mpb|bossa nova|samba|sertanejo|funk carioca",
-	  NULL, NULL, 0, { NONE, NONE, NONE } },
+	  NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "oldies", REC_FACET_ERA,
 	  "oldies|old school|old songs|golden oldies|clasicos|antiguas|"
 	  "anciennes|alte",
 	  "oldies|60s|70s|classic rock|soul|motown", NULL, NULL, 0,
-	  { N("year", "<", 1990), NONE, NONE } },
-	{ NULL, 0, NULL, NULL, NULL, NULL, 0, { NONE, NONE, NONE } }
+	  { N("year", "<", 1990), NONE, NONE }, NULL },
+	{ NULL, 0, NULL, NULL, NULL, NULL, 0, { NONE, NONE, NONE }, NULL }
 };
 
 /* words that carry no meaning of their own in a request, in the five

@@ -838,6 +838,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 		in->popular = 0;
 	if (cont)
 		rec_intent_said(in, "%s", "more of the same");
+	rec_concepts_not_categories(kb, in);
 	/* "what can you recommend?", "what should I watch tonight?",
 	 * "surprise me" with nothing to go on: the best known, not a
 	 * question back */

@@ -144,6 +144,14 @@ rec_plan_not_by(const struct rec_kb *kb, const struct rec_strs *names,
 		    " AND " : "", kb->c_creator);
 		rec_buf_sql(cond, names->v[i]);
 		rec_buf_addc(cond, ')');
+		/* nor as a guest the title credits ("Life Is Good (feat.
+		 * Drake)") */
+		if (!kb->c_title)
+			continue;
+		rec_buf_printf(cond, " AND NOT names(guests(\"%s\"), ",
+		    kb->c_title);
+		rec_buf_sql(cond, names->v[i]);
+		rec_buf_addc(cond, ')');
 	}
 }
 

@@ -571,6 +571,33 @@ fn_names(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	rec_buf_free(&got);
 }
 
+/* guests(title): the names a title credits as guests, "feat. B & C"
+ * of "Song (feat. B & C)" or "Song - with B", as a list names() reads
+ * ("B & C"); NULL when it credits none */
+static void
+fn_guests(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const cue[] = { "feat.", "feat ", "ft.",
+	    "featuring ", "(with ", "[with ", "- with ", NULL };
+	const char *s = (const char *)sqlite3_value_text(argv[0]), *at = NULL;
+	size_t k, n;
+
+	(void)argc;
+	for (k = 0; s && cue[k] && !at; k++)
+		if ((at = strcasestr(s, cue[k])))
+			at += strlen(cue[k]);
+	if (!at) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	while (*at == ' ' || *at == '(' || *at == '[')
+		at++;
+	n = strcspn(at, ")]");
+	while (n && at[n - 1] == ' ')
+		n--;
+	sqlite3_result_text(ctx, at, (int)n, SQLITE_TRANSIENT);
+}
+
 void
 rec_sql_functions(sqlite3 *db)
 {
@@ -582,6 +609,8 @@ rec_sql_functions(sqlite3 *db)
 	    SQLITE_DETERMINISTIC, NULL, fn_has, NULL, NULL);
 	sqlite3_create_function(db, "names", -1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fn_names, NULL, NULL);
+	sqlite3_create_function(db, "guests", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, fn_guests, NULL, NULL);
 }
 
 /* Words people and models use for a column, and the role that column

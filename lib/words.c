@@ -35,6 +35,23 @@ push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
 	ws->n++;
 }
 
+/* whether the text at p, after spaces, says voices or words ("no
+ * vocals", "sin letra", "sans paroles", "ohne Gesang") */
+static int
+voiceless(const char *p)
+{
+	static const char *const w[] = { "vocal", "lyric", "singing",
+	    "voice", "letra", "paroles", "gesang", "text", NULL };
+	size_t k;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	for (k = 0; w[k]; k++)
+		if (!strncasecmp(p, w[k], strlen(w[k])))
+			return 1;
+	return 0;
+}
+
 /* the first word pushed since ws->n was before follows a comma: a
  * name may hold one ("Earth, Wind & Fire", "Hey, Soul Sister") */
 static void
@@ -316,6 +333,10 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			else if (rec_lex_negation(tok) && (absence(ws, tok,
 			    clause) || (cneg == clause + 1 && without(tok))))
 				neg = -1;
+			/* "no vocals", "without lyrics": what the music is
+			 * (instrumental), not a negation of what follows */
+			else if (rec_lex_negation(tok) && voiceless(q))
+				neg = 0;
 			else if (rec_lex_negation(tok) || relative_not(ws, tok))
 				neg = 5;	/* the negation and four words */
 			/* "not really a big fan of X", "not X or Y": the
@@ -342,7 +363,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			word = relative_not(ws, tok) ? "not" : tok;
 			push(ws, word, strlen(word), cap, quoted, neg > 0,
 			    clause);
-			if (rec_lex_negation(word))
+			if (rec_lex_negation(word) && !voiceless(q))
 				ws->used[ws->n - 1] = 1;
 			if (neg)
 				neg = neg < 0 ? 0 : neg - 1;

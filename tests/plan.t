@@ -27,7 +27,7 @@ test_ok 'a title, a count, a tempo' \
 	 grep -q "\"liked_items\":\[\"s01\"\]" out && grep -q "\"k\":5" out &&
 	 grep -q "{\"column\":\"tempo\",\"op\":\">\",\"value\":120" out'
 cat > want-notmetallica <<'W'
-| rec-sql -w '(has("genre", '\''rock'\'')) AND NOT names("artist", '\''Metallica'\'')' |
+| rec-sql -w '(has("genre", '\''rock'\'')) AND NOT names("artist", '\''Metallica'\'') AND NOT names(guests("title"), '\''Metallica'\'')' |
 W
 test_ok 'dislikes become removals and NOT' \
 	'rec-plan "rock but not metallica" > out && grep -qF -f want-notmetallica out &&
@@ -192,7 +192,7 @@ test_ok 'the critic reads the trace: where the list emptied' \
 	'echo "{\"dislike\":{\"creators\":[\"Beyoncé\"]}}" > nob.json &&
 	 echo "songs by beyonce" | rec-chat -P nob.json > out &&
 	 grep -q "I found nothing in the catalog" out &&
-	 grep -q "(The list emptied at rec-sql (-w NOT names(..artist.., .Beyonc..)) kept none of 2.)" out'
+	 grep -q "(The list emptied at rec-sql (-w NOT names(..artist.., .Beyonc..) AND NOT names(guests(..title..), .Beyonc..)) kept none of 2.)" out'
 mkdir -p badbin && for t in "$REC_BIN"/rec-*; do ln -s "$t" badbin/; done &&
 	rm badbin/rec-rank && printf '#!/bin/sh\necho "rec-rank: out of cheese" >&2\nexit 1\n' > badbin/rec-rank &&
 	chmod +x badbin/rec-rank

@@ -40,6 +40,12 @@ test_ok 'names() finds a creator alone or among several, "the" aside, or by the 
 	   names('"'Sam & Dave'"', '"'sam'"') AS d, names('"'Samsara'"', '"'sam'"') AS e,
 	   names('"'Oakenfold'"', '"'Paul Oakenfold'"') AS f, names('"'Paul'"', '"'Paul Oakenfold'"') AS g" < /dev/null)" = \
 	   "{\"rows\":[{\"a\":2,\"b\":2,\"c\":1,\"d\":2,\"e\":0,\"f\":1,\"g\":0}],\"truncated\":false}"'
+test_ok 'guests() is the names a title credits, for names() to read; NULL when none' \
+	'test "$(rec-sql -L "SELECT guests('"'Life Is Good (feat. Drake)'"') AS a,
+	   guests('"'Hey [with A & B]'"') AS b, guests('"'Song - with Y'"') AS c,
+	   guests('"'Plain Song'"') AS d, names(guests('"'X (ft. Drake, Future)'"'), '"'future'"') AS e,
+	   names(guests('"'Plain'"'), '"'future'"') AS f" < /dev/null)" = \
+	   "{\"rows\":[{\"a\":\"Drake\",\"b\":\"A & B\",\"c\":\"Y\",\"d\":null,\"e\":2,\"f\":0}],\"truncated\":false}"'
 # the value: 0 for none, the name's place (1, 2, ...) when the value is
 # that name alone, the count of names plus its place when it is one of
 # several ("Sam & Dave" for the second of two names: 2 + 2)

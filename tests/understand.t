@@ -254,6 +254,27 @@ test_ok '"what'"'"'s popular right now?": popular and recent; "I need it right n
 	 ! rec-plan -d tunes.db --json "I need some rock right now" | grep -q "\"column\":\"year\""'
 test_ok 'a tag word of four letters with one left out is the tag ("sals")' \
 	't "some sals music" | grep -q "salsa"'
+test_ok '"no vocals", "without lyrics" say what the music is, not a negation of what follows' \
+	't "music with no vocals for reading" > out && grep -q "^concepts:\[\"instrumental\",\"focus\"\]" out &&
+	 grep -q "^disliked_tags:\[\]" out &&
+	 t "songs without lyrics for studying" | grep -q "^concepts:\[\"instrumental\",\"focus\"\]"'
+test_ok 'a concept turned down turns down its categories, but those asked for ("animated, not kids stuff")' \
+	'f "animated movies for adults, not kids stuff" > out &&
+	 grep -q "^disliked_tags:.*\"children\"" out && ! grep -q "^disliked_tags:.*\"animation\"" out &&
+	 grep -q "^need:\[\"genre:animation\"\]" out'
+cat > heists.csv <<'EOF'
+id,title,genres,tags
+h1,Big Crime Saga (1972),Crime|Drama,mafia|classic
+h2,The Vault Job (2001),Crime|Comedy,heist|clever
+h3,Street Cops (1995),Crime|Action,police
+h4,Gallery Caper (1999),Crime,heist
+EOF
+rec-import -d heists.db items -i id -S genres='|' -S tags='|' -r tags=tags heists.csv &&
+	rec-bm25 -d heists.db --index || exit 1
+test_ok '"a heist movie": the narrower kind is the topic within crime, not all of crime' \
+	'intent heists.db "a heist movie" > out && grep -q "^tags:\[\"genre:heist\"\]" out &&
+	 grep -q "^need:\[\"genre:crime\"\]" out &&
+	 ids heists.db "a heist movie" | grep -q "^h[24] h[24] "'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
