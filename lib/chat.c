@@ -51,27 +51,6 @@ rec_records_count(const char *p, size_t n, struct rec_intent *in)
 	return k;
 }
 
-int
-rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
-    struct rec_buf *key)
-{
-	char *t = rec_catalog_field(kb->cat, kb->c_title, id, len);
-	char *c = rec_catalog_field(kb->cat, kb->c_creator, id, len);
-	int ok = t && c;
-
-	/* as the SQL function songkey() makes it: the song, not the
-	 * release, by its first creator */
-	rec_buf_reset(key);
-	if (ok) {
-		rec_song_key(key, t, 0);
-		rec_buf_addc(key, '\t');
-		rec_song_key(key, c, 1);
-	}
-	free(t);
-	free(c);
-	return ok;
-}
-
 void
 rec_intent_show(struct rec_kb *kb, struct rec_intent *in, const char *id,
     size_t len)

@@ -695,8 +695,8 @@ void rec_intent_show(struct rec_kb *kb, struct rec_intent *in,
  * as the last list (for "the second one") */
 void rec_intent_shown(struct rec_kb *kb, struct rec_intent *in,
     const char *p, size_t n);
-/* "title\tcreator" of an item into key, ASCII case folded: one song,
- * whatever the release; 0 when the catalog lacks either */
+/* plansql.c: "title\tcreator" of an item into key, ASCII case folded:
+ * one song, whatever the release; 0 when the catalog lacks either */
 int rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
     struct rec_buf *key);
 /* plans and runs in (relaxing it at most twice when the list comes out

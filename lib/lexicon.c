@@ -27,7 +27,8 @@ const struct rec_concept rec_concepts[] = {
 	  "depressed|"
 	  "heartbreak|heartbroken|feeling blue|feeling down|cry|crying|"
 	  "heartache|broken heart|breakup|breaking up|broke up|"
-	  "triste|tristes|tristeza|melancolico|melancolica|traurig|trist|"
+	  "triste|tristes|tristeza|melancolico|melancolica|traurig|traurige|"
+	  "trauriger|trauriges|traurigen|trist|"
 	  "tristesse|melancolique|deprime|deprimido|deprimida",
 	  "sad|melancholic|melancholy|depressing|heartbreak|emotional|"
 	  "melancholia|sad songs|breakup|break up|heartache", NULL, NULL, 0,
@@ -129,7 +130,7 @@ const struct rec_concept rec_concepts[] = {
 	{ "party", REC_FACET_ACTIVITY,
 	  "party|parties|dance party|dance|dancing|danceable|club|clubbing|"
 	  "fiesta|fiestas|bailar|baile|fete|soiree|danser|tanzen|feiern|"
-	  "festa|dancar|jump around",
+	  "festa|dancar|jump around|tanz",
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
 	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE }, NULL },
 	{ "sleep", REC_FACET_ACTIVITY,
@@ -247,7 +248,8 @@ const struct rec_concept rec_concepts[] = {
 	{ "drama", REC_FACET_GENRE, "drama|dramas|dramatic|dramatico",
 	  "drama|dramatic", "drama", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "war", REC_FACET_GENRE,
-	  "war|wars|military|guerra|guerre|krieg|kriegsfilm",
+	  "war|wars|military|guerra|guerre|krieg|kriegs|kriegsfilm|"
+	  "weltkrieg|zweiten weltkrieg",
 	  "war|military|world war ii|ww2|vietnam", "war", NULL, 0,
 	  { NONE, NONE, NONE }, NULL },
 	{ "western", REC_FACET_GENRE, "western|westerns|cowboy|cowboys",
@@ -415,7 +417,9 @@ static const char *const filler[] = {
 	"der", "die", "das", "ein", "eine", "einen", "und", "oder", "fur",
 	"mit", "von", "zum", "zur", "ich", "mir", "mochte", "will", "gib",
 	"lied", "lieder", "musik", "filme", "etwas", "bitte", "danke",
-	"hallo", "sehr", "mehr", "ist", "sind",
+	"hallo", "sehr", "mehr", "ist", "sind", "den", "dem", "des", "einer",
+	"einem", "uber", "aus", "im", "am", "auf", "zu", "mich", "mein",
+	"meine", "gerne", "gern", "film", "songs", "titel", "etwas",
 	/* Portuguese */
 	"o", "os", "as", "um", "uma", "uns", "umas", "do", "da", "dos", "das",
 	"e", "com", "em", "no", "na", "eu", "quero", "gostaria", "musicas",
@@ -450,7 +454,7 @@ rec_lex_filler(const char *w)
  * into a dislike */
 static const char *const negation[] = { "not", "no", "without", "except",
 	"nothing", "avoid", "hate", "dont", "never", "exclude", "dislike",
-	"disliked", "hated", "didnt", "cant", "wont", "nor", "less", "minus",
+	"disliked", "hated", "didnt", "cant", "wont", "nor", "less", "minus", "skip",
 	"sin", "nada", "nunca", "sans", "pas", "jamais", "ohne", "nicht",
 	"kein", "keine", "keinen", "sem", "nao", "nenhum", NULL };
 

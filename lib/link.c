@@ -261,6 +261,11 @@ rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
 	if (ws->neg[pos] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_creators, name);
 		rec_intent_said(in, "not by %s", name);
+	} else if (mode == REC_LINK_SEEN) {
+		/* "I already know Depeche Mode": others like them */
+		rec_strs_add(&in->similar, name);
+		rec_strs_add(&in->other_than, name);
+		rec_intent_said(in, "like %s, by others", name);
 	} else if ((mode == REC_LINK_LIKE && !model && !asks_others(ws)) ||
 	    (such && !asks_others(ws))) {
 		/* "I like Maroon 5 too": theirs, and more like them */

@@ -163,8 +163,9 @@ decade_at(const struct rec_words *ws, size_t i)
 	if ((len == 3 || len == 5) && w[len - 1] == 's' &&
 	    isdigit((unsigned char)w[0]) && w[len - 2] == '0')
 		y = atoi(w);
-	else if (len == 4 && !strcmp(w + 2, "er") &&
-	    isdigit((unsigned char)w[0]) && w[1] == '0')
+	else if ((len == 4 || len == 5) && !strncmp(w + 2, "er", 2) &&
+	    (len == 4 || w[4] == 'n') && isdigit((unsigned char)w[0]) &&
+	    w[1] == '0')	/* "80er", "aus den 80ern" */
 		y = atoi(w);
 	else if ((y = rec_lex_decade(w)))
 		;
@@ -227,6 +228,23 @@ not_asked(const struct rec_words *ws, size_t i)
 	return rec_words_clause_has(ws, i, own) ||
 	    rec_words_clause_has(ws, i, indifferent) ||
 	    rec_words_clause_has(ws, i, habit) || age(ws, i) || of_one(ws, i);
+}
+
+/* "his older stuff, before 2005": a year said outright decides over
+ * "older" */
+static void
+vague_era(struct rec_intent *in)
+{
+	int j, k, sure = 0;
+
+	for (j = 0; j < in->ncons; j++)
+		sure |= in->cons[j].facet == REC_FACET_ERA &&
+		    in->cons[j].op[0] == '<' && strcmp(in->cons[j].say, "older");
+	for (j = k = 0; j < in->ncons; j++)
+		if (!(sure && in->cons[j].facet == REC_FACET_ERA &&
+		    !strcmp(in->cons[j].say, "older")))
+			in->cons[k++] = in->cons[j];
+	in->ncons = k;
 }
 
 /* how many, eras and numbers */
@@ -327,13 +345,43 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 		    1900 && y <= 2100 && i > 0) {
 			size_t p = i - 1;
 			/* "antes de 2000", "after the year 2010" */
-			if ((at(ws, p, "de") || at(ws, p, "del") || at(ws, p,
+			while ((at(ws, p, "de") || at(ws, p, "del") || at(ws, p,
 			    "year") || at(ws, p, "the")) && p > 0)
-				p--;
-			if (at(ws, p, "year") && p > 0)
 				p--;
 			for (c = 0; after[c] && !at(ws, p, after[c]); c++)
 				;
+			/* "from 1995" is that year; "from 1995 on", "from
+			 * 1995 to 1999" a span (since, after: from then on) */
+			if (after[c] && !strcmp(after[c], "from")) {
+				int y2 = i + 2 < ws->n && (at(ws, i + 1, "to") ||
+				    at(ws, i + 1, "until") || at(ws, i + 1,
+				    "till") || at(ws, i + 1, "through") ||
+				    at(ws, i + 1, "and")) && strlen(ws->w[i + 2]) ==
+				    4 ? atoi(ws->w[i + 2]) : 0;
+				if (y2 > y && y2 <= 2100) {
+					snprintf(say, sizeof say, "from %d to %d",
+					    y, y2);
+					cons_say(in, ycol, ">=", y, say,
+					    REC_FACET_ERA);
+					cons_say(in, ycol, "<=", y2, say,
+					    REC_FACET_ERA);
+					rec_intent_said(in, "%s", say);
+					mark(ws, p, i - p + 3);
+					continue;
+				}
+				if (!(i + 1 < ws->n && (at(ws, i + 1, "on") ||
+				    at(ws, i + 1, "onward") || at(ws, i + 1,
+				    "onwards") || at(ws, i + 1, "forward") ||
+				    at(ws, i + 1, "up") || at(ws, i + 1,
+				    "later") || at(ws, i + 1, "newer")))) {
+					snprintf(say, sizeof say, "from %d", y);
+					cons_say(in, ycol, "=", y, say,
+					    REC_FACET_ERA);
+					rec_intent_said(in, "%s", say);
+					mark(ws, p, i - p + 1);
+					continue;
+				}
+			}
 			if (after[c]) {
 				int from = !strcmp(after[c], "from") ||
 				    !strcmp(after[c], "since") ||
@@ -458,5 +506,5 @@ notyear:
 			}
 		}
 	}
+	vague_era(in);
 }
-

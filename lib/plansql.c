@@ -1,8 +1,9 @@
 /*
  * plansql.c: the SQL the policy (policy.c) gives rec-sql: orders,
  * conditions on creators, categories and decades, a creator's
- * best-known items.
+ * best-known items, and an item's song key as songkey() makes it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "converse.h"
@@ -179,4 +180,25 @@ rec_plan_era_sql(struct rec_kb *kb, const struct rec_intent *in,
 		rec_buf_addc(out, ')');
 	}
 	rec_strs_free(&vals);
+}
+
+int
+rec_song_key_of(struct rec_kb *kb, const char *id, size_t len,
+    struct rec_buf *key)
+{
+	char *t = rec_catalog_field(kb->cat, kb->c_title, id, len);
+	char *c = rec_catalog_field(kb->cat, kb->c_creator, id, len);
+	int ok = t && c;
+
+	/* as the SQL function songkey() makes it: the song, not the
+	 * release, by its first creator */
+	rec_buf_reset(key);
+	if (ok) {
+		rec_song_key(key, t, 0);
+		rec_buf_addc(key, '\t');
+		rec_song_key(key, c, 1);
+	}
+	free(t);
+	free(c);
+	return ok;
 }

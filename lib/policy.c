@@ -238,16 +238,28 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		rec_strs_free(&last);
 		rec_strs_free(&cr);
 	}
-	/* the same song under another id is a repeat */
-	if (in->shown_keys.n && kb->c_title && kb->c_creator) {
-		rec_buf_printf(&cond, "%ssongkey(\"%s\", 0) || char(9) || "
-		    "songkey(\"%s\", 1) NOT IN (", cond.len ? " AND " : "",
-		    kb->c_title, kb->c_creator);
-		for (i = 0; i < in->shown_keys.n; i++) {
-			rec_buf_adds(&cond, i ? ", " : "");
-			rec_buf_sql(&cond, in->shown_keys.v[i]);
+	/* the same song under another id is a repeat, and a song named as
+	 * a model is no answer ("songs like Uptown Funk": not its radio
+	 * edit) */
+	if (kb->c_title && kb->c_creator) {
+		struct rec_strs keys = {0};
+		rec_strs_copy(&keys, &in->shown_keys);
+		for (i = 0; i < in->liked_items.n; i++)
+			if (!rec_strs_has(&in->wanted, in->liked_items.v[i], 0) &&
+			    rec_song_key_of(kb, in->liked_items.v[i],
+			    strlen(in->liked_items.v[i]), &b))
+				rec_strs_add(&keys, b.data);
+		if (keys.n) {
+			rec_buf_printf(&cond, "%ssongkey(\"%s\", 0) || "
+			    "char(9) || songkey(\"%s\", 1) NOT IN (", cond.len ?
+			    " AND " : "", kb->c_title, kb->c_creator);
+			for (i = 0; i < keys.n; i++) {
+				rec_buf_adds(&cond, i ? ", " : "");
+				rec_buf_sql(&cond, keys.v[i]);
+			}
+			rec_buf_addc(&cond, ')');
 		}
-		rec_buf_addc(&cond, ')');
+		rec_strs_free(&keys);
 	}
 	rec_plan_order_by(kb, in->popular == 2, &o);
 	/* the items asked for by title, first */

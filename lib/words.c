@@ -35,6 +35,23 @@ push(struct rec_words *ws, const char *w, size_t n, int cap, int quoted,
 	ws->n++;
 }
 
+/* the length of the kind a German compound of a noun of what is asked
+ * for begins with ("horror" of "horrorfilme"), or 0 */
+static size_t
+compound(const char *w)
+{
+	static const char *const noun[] = { "filme", "filmen", "film",
+	    "musik", "lieder", "liedern", "lied", "songs", NULL };
+	size_t n = strlen(w), k, m;
+
+	for (k = 0; noun[k]; k++) {
+		m = strlen(noun[k]);
+		if (n >= m + 4 && !strcmp(w + n - m, noun[k]))
+			return n - m;
+	}
+	return 0;
+}
+
 /* whether the text at p, after spaces, says voices or words ("no
  * vocals", "sin letra", "sans paroles", "ohne Gesang") */
 static int
@@ -245,6 +262,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 		const char *q;
 		size_t len, qn;
 		char *tok, *save = NULL;
+		size_t k;
 		const char *word;
 		int cap, minus, decade;
 
@@ -359,6 +377,14 @@ rec_words_of(const char *msg, struct rec_words *ws)
 				neg = 0;
 			if (neg > 0 || negative(tok))
 				cneg = clause + 1;
+			/* a German compound of what is asked for
+			 * ("Horrorfilme", "Liebeslieder"): the kind, then
+			 * the noun */
+			if ((k = compound(tok))) {
+				push(ws, tok, k, cap, quoted, neg > 0, clause);
+				tok += k;
+				cap = 0;
+			}
 			/* "that aren't" as "that not" */
 			word = relative_not(ws, tok) ? "not" : tok;
 			push(ws, word, strlen(word), cap, quoted, neg > 0,

@@ -275,6 +275,14 @@ test_ok '"a heist movie": the narrower kind is the topic within crime, not all o
 	'intent heists.db "a heist movie" > out && grep -q "^tags:\[\"genre:heist\"\]" out &&
 	 grep -q "^need:\[\"genre:crime\"\]" out &&
 	 ids heists.db "a heist movie" | grep -q "^h[24] h[24] "'
+test_ok '"from 1995" is that year; "from 1995 on", "since 1995" from then on; "from 1990 to 1994" a span' \
+	'rec-plan -d tunes.db --json "rock songs from 1975" | grep -q "\"op\":\"=\",\"value\":1975" &&
+	 rec-plan -d tunes.db --json "music from the year 1975" | grep -q "\"op\":\"=\",\"value\":1975" &&
+	 rec-plan -d tunes.db --json "rock from 1975 on" | grep -q "\"op\":\">=\",\"value\":1975" &&
+	 rec-plan -d tunes.db --json "rock since 1975" | grep -q "\"op\":\">=\",\"value\":1975" &&
+	 rec-plan -d tunes.db --json "rock from 1970 to 1979" > out &&
+	 grep -q "\"op\":\">=\",\"value\":1970" out && grep -q "\"op\":\"<=\",\"value\":1979" out &&
+	 ids tunes.db "rock songs from 1975" | grep -q "^t04 "'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
