@@ -166,8 +166,11 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 	struct rec_cons cons[REC_MAXC];
 
 	/* what the critic relaxes is relaxed for this answer; the person
-	 * still asked for it, and the state keeps it */
+	 * still asked for it, and the state keeps it (and a count is of
+	 * what was asked) */
 	memcpy(cons, in->cons, sizeof cons);
+	if (in->question && !in->subject)
+		rec_answer(kb, in, &t->reply);
 
 	for (;;) {
 		rec_plan_make(kb, in, &t->plan);
@@ -275,7 +278,8 @@ rec_turn_finish(struct rec_kb *kb, const char *msg, struct rec_intent *in,
 		} else
 			rec_respond(kb, in, t->out.data, t->out.len,
 			    t->notes.data, &r2, &t->items);
-		rec_answer(kb, in, &t->reply);
+		if (in->subject)
+			rec_answer(kb, in, &t->reply);
 		rec_buf_add(&t->reply, r2.data, r2.len);
 		rec_buf_free(&r2);
 		if (t->violated.len)

@@ -839,6 +839,14 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	if (cont)
 		rec_intent_said(in, "%s", "more of the same");
 	rec_concepts_not_categories(kb, in);
+	/* "how many documentaries do you have?": a count of what the rest
+	 * asks for, and the list */
+	for (i = 0; !in->question && i + 1 < ws.n; i++)
+		if ((at(&ws, i, "how") && at(&ws, i + 1, "many")) ||
+		    at(&ws, i, "cuantas") || at(&ws, i, "cuantos") ||
+		    at(&ws, i, "combien"))
+			in->question = in->need.n || in->ncons || in->tags.n ?
+			    REC_Q_COUNT : 0;
 	/* "what can you recommend?", "what should I watch tonight?",
 	 * "surprise me" with nothing to go on: the best known, not a
 	 * question back */

@@ -188,6 +188,52 @@ item_tags(struct rec_kb *kb, const char *id, size_t max, struct rec_buf *out)
 	}
 }
 
+/* "how many documentaries do you have?": the items that meet what the
+ * message asks for (its categories, numbers and tags) */
+static void
+count_where(struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b)
+{
+	struct rec_buf cond = {0}, sql = {0}, f = {0};
+	struct rec_strs vals = {0};
+	sqlite3_stmt *st;
+	size_t i;
+	long n = -1;
+
+	rec_intent_where(in, &cond);
+	rec_plan_need_where(kb, &in->need, &cond);
+	/* without a category, the tags the catalog has as values */
+	for (i = 0; !in->need.n && i < in->tags.n; i++) {
+		const char *v = rec_facet_split(in->tags.v[i], NULL);
+		rec_buf_reset(&f);
+		rec_norm(&f, v, strlen(v));
+		if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
+		    (size_t)-1)
+			rec_strs_add(&vals, f.data);
+	}
+	if (vals.n) {
+		rec_buf_adds(&cond, cond.len ? " AND (" : "(");
+		rec_kb_tags_sql(kb, &vals, &cond);
+		rec_buf_addc(&cond, ')');
+	}
+	if (cond.len) {
+		rec_buf_printf(&sql, "SELECT count(*) FROM items WHERE %s",
+		    cond.data);
+		st = rec_catalog_prepare(kb->cat, sql.data, "counting items");
+		if (rec_catalog_step(kb->cat, st, "counting items"))
+			n = (long)sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	}
+	if (n >= 0)
+		rec_buf_printf(b, "The catalog has %ld %s%s%s.\n", n, n == 1 ?
+		    "title" : "titles", in->said.len ? ": " : "",
+		    in->said.len ? in->said.data : "");
+	rec_strs_free(&vals);
+	rec_buf_free(&cond);
+	rec_buf_free(&sql);
+	rec_buf_free(&f);
+}
+
 void
 rec_answer(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *b)
 {
@@ -195,6 +241,10 @@ rec_answer(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *b)
 	char *title = NULL, *creator = NULL, *year = NULL;
 	struct rec_buf tags = {0};
 
+	if (in->question == REC_Q_COUNT && !s) {
+		count_where(kb, in, b);
+		return;
+	}
 	if (!in->question || !s)
 		return;
 	if (in->question == REC_Q_COUNT) {

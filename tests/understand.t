@@ -283,6 +283,10 @@ test_ok '"from 1995" is that year; "from 1995 on", "since 1995" from then on; "f
 	 rec-plan -d tunes.db --json "rock from 1970 to 1979" > out &&
 	 grep -q "\"op\":\">=\",\"value\":1970" out && grep -q "\"op\":\"<=\",\"value\":1979" out &&
 	 ids tunes.db "rock songs from 1975" | grep -q "^t04 "'
+test_ok '"how many horror movies do you have?": the count of what the rest asks for, and the list' \
+	'reply films.db "how many horror movies do you have?" > out &&
+	 grep -q "^The catalog has 4 titles: horror" out &&
+	 reply tunes.db "how many songs from 1975 are there" | grep -q "^The catalog has 1 title: from 1975"'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
