@@ -360,6 +360,11 @@ enum rec_name_kind { REC_NAME_CREATOR, REC_NAME_TITLE };
 int rec_link_common(const struct rec_kb *kb, const char *w);
 /* whether w names whoever makes items: "artist", "band", "director" */
 int rec_link_who(const char *w);
+/* whether the message asks for creators other than those named or
+ * liked so far (evidence.c): 1 for "other artists like X", "similar
+ * bands", 2 for a change ("a different band", "someone else"), else 0;
+ * the words that say so are used */
+int rec_link_others(struct rec_kb *kb, struct rec_words *ws);
 /* a cue before word i: "by X", "like X", "listen to X" */
 int rec_link_cued(const struct rec_words *ws, size_t i);
 /* whether word i is a thing of an occasion ("for cleaning the house"),

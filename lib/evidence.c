@@ -541,3 +541,71 @@ rec_words_names(struct rec_kb *kb, struct rec_words *ws)
 	}
 	rec_buf_free(&g);
 }
+
+static int
+at(const struct rec_words *ws, size_t i, const char *w)
+{
+	return rec_words_at(ws, i, w);
+}
+
+/* whether the message asks for creators other than those named or
+ * liked so far: a word of otherness before a creator's noun ("other
+ * artists like X": 1), 2 when it is a change ("a different band",
+ * "someone else"); 0 when not */
+int
+rec_link_others(struct rec_kb *kb, struct rec_words *ws)
+{
+	static const char *const other[] = { "other", "different",
+	    "another", "otros", "otras", "otro", "otra", "autres", "autre",
+	    "andere", "anderen", NULL };
+	static const char *const them[] = { "them", "that", "those", "these",
+	    "him", "her", "this", "they", NULL };
+	struct rec_buf g = {0};
+	size_t i, j, n = 0;
+	int strong = 1;
+
+	for (i = 0; i + 1 < ws->n && !n; i++) {
+		if (ws->neg[i] || ws->used[i] || ws->cap[i])
+			continue;
+		if (rec_words_listed(other, ws->w[i])) {
+			n = rec_link_who(ws->w[i + 1]) ? 1 : i + 2 < ws->n &&
+			    rec_link_who(ws->w[i + 2]) ? 2 : 0;
+			strong = at(ws, i, "different");
+		}
+		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
+		    at(ws, i + 1, "else"))
+			n = 1;
+		/* "similar bands", "bands like them": the creators so far
+		 * are the model */
+		else if ((at(ws, i, "similar") || at(ws, i, "comparable")) &&
+		    rec_link_who(ws->w[i + 1])) {
+			n = 1;
+			strong = 0;
+		}
+		/* in one clause, and no name ("Other Band") */
+		if (n && (ws->used[i + n] || ws->cap[i + n] ||
+		    ws->clause[i + n] != ws->clause[i] ||
+		    (rec_words_ngram(ws, i, n + 1, &g) &&
+		    rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1)))
+			n = 0;
+	}
+	/* "bands like them", "artists similar to those" */
+	for (j = 0; !n && j + 2 < ws->n; j++)
+		if (rec_link_who(ws->w[j]) && !ws->neg[j] && (at(ws, j + 1,
+		    "like") || at(ws, j + 1, "similar")) && !ws->cap[j + 2] &&
+		    (rec_words_listed(them, ws->w[j + 2]) || (at(ws, j + 2,
+		    "to") && j + 3 < ws->n && rec_words_listed(them,
+		    ws->w[j + 3])))) {
+			ws->used[j] = ws->used[j + 1] = ws->used[j + 2] = 1;
+			rec_buf_free(&g);
+			return 1;
+		}
+	rec_buf_free(&g);
+	/* the words say whose, not what: no search of them (a genre
+	 * between stays: "a different rock band") */
+	if (n) {
+		ws->used[i - 1] = 1;
+		ws->used[i - 1 + n] = 1;
+	}
+	return !n ? 0 : strong ? 2 : 1;
+}

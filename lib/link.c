@@ -140,68 +140,6 @@ mark(struct rec_words *ws, size_t i, size_t n)
 		ws->used[j] = 1;
 }
 
-/* whether the message asks for creators other than those named or
- * liked so far: a word of otherness before a creator's noun ("other
- * artists like X": 1), 2 when it is a change ("a different band",
- * "someone else"); 0 when not */
-static int
-other_creators(struct rec_kb *kb, struct rec_words *ws)
-{
-	static const char *const other[] = { "other", "different",
-	    "another", "otros", "otras", "otro", "otra", "autres", "autre",
-	    "andere", "anderen", NULL };
-	static const char *const them[] = { "them", "that", "those", "these",
-	    "him", "her", "this", "they", NULL };
-	struct rec_buf g = {0};
-	size_t i, j, n = 0;
-	int strong = 1;
-
-	for (i = 0; i + 1 < ws->n && !n; i++) {
-		if (ws->neg[i] || ws->used[i] || ws->cap[i])
-			continue;
-		if (rec_words_listed(other, ws->w[i])) {
-			n = rec_link_who(ws->w[i + 1]) ? 1 : i + 2 < ws->n &&
-			    rec_link_who(ws->w[i + 2]) ? 2 : 0;
-			strong = at(ws, i, "different");
-		}
-		else if ((at(ws, i, "someone") || at(ws, i, "somebody")) &&
-		    at(ws, i + 1, "else"))
-			n = 1;
-		/* "similar bands", "bands like them": the creators so far
-		 * are the model */
-		else if ((at(ws, i, "similar") || at(ws, i, "comparable")) &&
-		    rec_link_who(ws->w[i + 1])) {
-			n = 1;
-			strong = 0;
-		}
-		/* in one clause, and no name ("Other Band") */
-		if (n && (ws->used[i + n] || ws->cap[i + n] ||
-		    ws->clause[i + n] != ws->clause[i] || (rec_words_ngram(ws,
-		    i, n + 1, &g) && rec_hash_get(&kb->creator, g.data, g.len) !=
-		    (size_t)-1)))
-			n = 0;
-	}
-	/* "bands like them", "artists similar to those" */
-	for (j = 0; !n && j + 2 < ws->n; j++)
-		if (rec_link_who(ws->w[j]) && !ws->neg[j] && (at(ws, j + 1,
-		    "like") || at(ws, j + 1, "similar")) && !ws->cap[j + 2] &&
-		    (rec_words_listed(them, ws->w[j + 2]) || (at(ws, j + 2,
-		    "to") && j + 3 < ws->n && rec_words_listed(them,
-		    ws->w[j + 3])))) {
-			ws->used[j] = ws->used[j + 1] = ws->used[j + 2] = 1;
-			rec_buf_free(&g);
-			return 1;
-		}
-	rec_buf_free(&g);
-	/* the words say whose, not what: no search of them (a genre
-	 * between stays: "a different rock band") */
-	if (n) {
-		ws->used[i - 1] = 1;
-		ws->used[i - 1 + n] = 1;
-	}
-	return !n ? 0 : strong ? 2 : 1;
-}
-
 /* a word of the language in lower case before "songs": the tag's,
  * cue or not ("i like funky songs") */
 static int
@@ -232,6 +170,19 @@ list_head(const struct rec_words *ws, size_t i)
 	return j;
 }
 
+/* whether the name that ends at word e is a model: "like X", "similar
+ * to X" */
+static int
+title_model(const struct rec_words *ws, size_t e)
+{
+	size_t t = e;
+
+	while (t > 0 && ws->used[t - 1] && ws->clause[t - 1] == ws->clause[e])
+		t--;
+	return t > 0 && (at(ws, t - 1, "like") || at(ws, t - 1, "as") ||
+	    (t > 1 && at(ws, t - 1, "to") && at(ws, t - 2, "similar")));
+}
+
 void
 rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
     size_t pos, struct rec_intent *in, size_t k)
@@ -248,6 +199,25 @@ rec_link_add_creator(struct rec_kb *kb, const struct rec_words *ws,
 	    at(ws, i - 1, "as") ||
 	    at(ws, i - 1, "than") || (at(ws, i - 1, "to") && i > 1 &&
 	    at(ws, i - 2, "similar")));
+
+	/* "like Wonderwall by Oasis": who made the song named as a
+	 * model is a model too, not all that is asked for */
+	if (!model && mode != REC_LINK_LIKE && i > 1 && at(ws, i - 1, "by") &&
+	    ws->used[i - 2] && in->liked_items.n && kb->c_creator &&
+	    title_model(ws, i - 2)) {
+		const char *id = in->liked_items.v[in->liked_items.n - 1];
+		char *cr = rec_catalog_field(kb->cat, kb->c_creator, id,
+		    strlen(id));
+		struct rec_buf a = {0}, b = {0};
+		if (cr) {
+			rec_norm(&a, cr, strlen(cr));
+			rec_norm(&b, name, strlen(name));
+			model = a.data && b.data && strstr(a.data, b.data);
+		}
+		free(cr);
+		rec_buf_free(&a);
+		rec_buf_free(&b);
+	}
 
 	/* "I enjoy artists like X", "I like bands such as X": X is one
 	 * of them; asked for ("bands like X"), X is the model */
@@ -692,7 +662,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	if (kb->c_title && kb->c_creator)
 		negation_in_titles(kb, ws);
 	if (!in->others)	/* "none of those" has set it */
-		in->others = other_creators(kb, ws);
+		in->others = rec_link_others(kb, ws);
 
 	/* collections: "album X", "X album", with the creator named;
 	 * "songs from Frozen": a collection written as a name that names
@@ -813,8 +783,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 				 * when written as a name: "add some GUY") */
 				rec_strs_add(&in->avoid, kb->cname[ck]);
 		}
+		/* no misspelt name inside a common tag ("new jack swing" is
+		 * no Jack Wins) */
 		for (i = 0; i + n <= ws->n; i++)
-			if (!inside_name(ws, i, n))
+			if (!inside_name(ws, i, n) && !in_tag(kb, ws, i, n))
 				fuzzy(kb, ws, i, n, content, in);
 	}
 	/* a tag value of three words or more said whole ("Gangsta Rap Rap
