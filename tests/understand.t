@@ -287,6 +287,17 @@ test_ok '"how many horror movies do you have?": the count of what the rest asks 
 	'reply films.db "how many horror movies do you have?" > out &&
 	 grep -q "^The catalog has 4 titles: horror" out &&
 	 reply tunes.db "how many songs from 1975 are there" | grep -q "^The catalog has 1 title: from 1975"'
+test_ok '"songs like Hey Jude by The Beatles": its creator is a model, not all that is asked for' \
+	't "songs like Hey Jude by The Beatles" > out && grep -q "\"liked_items\":\[\"t14\"\]" out &&
+	 grep -q "^liked_creators:\[\]" out && grep -q "^similar:\[\"The Beatles\"\]" out'
+{ echo id,title,artist,genre
+  awk 'BEGIN { for (i = 1; i <= 30; i++) printf "s%d,Swing %d,Band %d,new jack swing\n", i, i, i }'
+  echo 'w1,Alive,Jack Wins,house'; } > swing.csv
+rec-import -d swing.db items -i id -r title=title -r artist=creator -l genre swing.csv &&
+	rec-bm25 -d swing.db --index || exit 1
+test_ok 'no misspelt name inside a common tag: "new jack swing" is no Jack Wins' \
+	'intent swing.db "some new jack swing jams please" > out && grep -q "^liked_creators:\[\]" out &&
+	 intent swing.db "songs by jack wins" | grep -q "^liked_creators:\[\"Jack Wins\"\]"'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
