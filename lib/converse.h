@@ -132,7 +132,7 @@ struct rec_intent {
 
 enum rec_question {
 	REC_Q_NONE, REC_Q_WHO, REC_Q_DIRECTOR, REC_Q_COUNT, REC_Q_YEAR,
-	REC_Q_GENRE
+	REC_Q_GENRE, REC_Q_ALBUM
 };
 
 /* kb.c: the catalog knowledge the planner links words to, loaded once

@@ -584,6 +584,9 @@ question(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		{ "what genre", REC_Q_GENRE }, { "which genre", REC_Q_GENRE },
 		{ "what kind of music is", REC_Q_GENRE },
 		{ "what kind of movie is", REC_Q_GENRE },
+		{ "what album", REC_Q_ALBUM }, { "which album", REC_Q_ALBUM },
+		{ "what record", REC_Q_ALBUM }, { "que album", REC_Q_ALBUM },
+		{ "quel album", REC_Q_ALBUM },
 		{ NULL, 0 } };
 	struct rec_buf g = {0};
 	size_t i, k, n = 0, j, m;

@@ -238,7 +238,7 @@ void
 rec_answer(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *b)
 {
 	const char *s = in->subject;
-	char *title = NULL, *creator = NULL, *year = NULL;
+	char *title = NULL, *creator = NULL, *year = NULL, *album;
 	struct rec_buf tags = {0};
 
 	if (in->question == REC_Q_COUNT && !s) {
@@ -306,6 +306,18 @@ rec_answer(struct rec_kb *kb, const struct rec_intent *in, struct rec_buf *b)
 		else
 			rec_buf_printf(b, "The catalog has no year for '%s'.\n",
 			    title ? title : s);
+		break;
+	case REC_Q_ALBUM:
+		album = kb->c_coll ? rec_catalog_field(kb->cat, kb->c_coll, s,
+		    strlen(s)) : NULL;
+		if (album)
+			rec_buf_printf(b, "'%s'%s%s is on '%s'.\n", title ? title :
+			    s, creator ? " by " : "", creator ? creator : "",
+			    album);
+		else
+			rec_buf_printf(b, "The catalog has no album for '%s'.\n",
+			    title ? title : s);
+		free(album);
 		break;
 	case REC_Q_GENRE:
 		if (tags.len)

@@ -298,6 +298,9 @@ rec-import -d swing.db items -i id -r title=title -r artist=creator -l genre swi
 test_ok 'no misspelt name inside a common tag: "new jack swing" is no Jack Wins' \
 	'intent swing.db "some new jack swing jams please" > out && grep -q "^liked_creators:\[\]" out &&
 	 intent swing.db "songs by jack wins" | grep -q "^liked_creators:\[\"Jack Wins\"\]"'
+test_ok '"what album is X on?" is answered from the collection column' \
+	'reply tunes.db "what album is Three Little Birds on" | grep -q "^.Three Little Birds. by Bob Marley & The Wailers is on .Exodus.\." &&
+	 reply films.db "which album is Inception from?" | grep -q "^The catalog has no album for"'
 test_ok 'French: calm music to sleep' \
 	't "musique calme pour dormir" | grep -q "^concepts:\[\"calm\",\"sleep\"\]"'
 test_ok 'a time of quiet is calm: "a rainy sunday morning", "something cozy"' \
