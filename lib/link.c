@@ -528,7 +528,7 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
     struct need_span *sp, size_t *nsp, size_t from, size_t to)
 {
 	struct rec_buf g = {0};
-	size_t n, i, before;
+	size_t n, i, before, k;
 
 	for (n = from; n >= to && n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
@@ -540,10 +540,15 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			    rec_link_place(ws, i) || rec_link_opinion(ws, i, n) ||
 			    rec_link_which_one(ws, i, n))
 				continue;
-			if (rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1 &&
-			    !singular_tag(kb, &g, count_word(ws, i + n)) &&
-			    (n > 1 ||
+			if ((k = rec_hash_get(&kb->tag, g.data, g.len)) ==
+			    (size_t)-1 && !singular_tag(kb, &g, count_word(ws,
+			    i + n)) && (n > 1 ||
 			    !rec_kb_tag_stem(kb, ws->w[i], &g)))
+				continue;
+			/* a tag of three words or more on one item
+			 * ("old school hip hop") is no word of the catalog's
+			 * for the topic: its words are read one by one */
+			if (n >= 3 && k != (size_t)-1 && kb->tagcount[k] < 2)
 				continue;
 			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);

@@ -613,11 +613,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	}
 	/* the critic found the topic short under the constraints ("cult
 	 * classics from the 70s": no 70s film tagged cult): the
-	 * best-known under them fill the list after what matches; a
-	 * category kept to, or creators asked for ("90s songs by
-	 * Madonna": hers from any decade), are relaxed first instead */
-	if (in->fill && cond.len && !in->need.n && !by && (!prior ||
-	    topic.len)) {
+	 * best-known under them, a category kept to included ("old school
+	 * hip hop": before 1990 and hip hop), fill the list after what
+	 * matches; creators asked for ("90s songs by Madonna": hers from
+	 * any decade) are relaxed first instead */
+	if (in->fill && cond.len && !by && (!prior || topic.len)) {
 		rec_plan_spread(kb, o.data, NULL, NULL, &ord);
 		stage(&p->src, &p->nsrc, "rec-sql", "-a", "-s", "fill", "-k",
 		    "300", "-w", cond.data, "-o", ord.data, (char *)NULL);
