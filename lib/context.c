@@ -117,6 +117,12 @@ rec_link_pronoun(struct rec_kb *kb, struct rec_words *ws,
 		if (rec_words_listed(poss, ws->w[i]) && i + 1 < ws->n &&
 		    rec_words_listed(noun, ws->w[i + 1]))
 			n = 2;
+		/* "his older stuff", "her early songs" */
+		else if (rec_words_listed(poss, ws->w[i]) && i + 2 < ws->n &&
+		    !ws->cap[i + 1] && rec_words_listed(noun, ws->w[i + 2])) {
+			ws->used[i + 2] = 1;
+			n = 1;
+		}
 		else if ((rec_words_at(ws, i, "him") || rec_words_at(ws, i,
 		    "her") || (own && rec_words_at(ws, i, "them"))) && i > 0 &&
 		    rec_words_listed(verb, ws->w[i - 1]))

@@ -244,6 +244,14 @@ vague_era(struct rec_intent *in)
 		if (!(sure && in->cons[j].facet == REC_FACET_ERA &&
 		    !strcmp(in->cons[j].say, "older")))
 			in->cons[k++] = in->cons[j];
+	/* and the reply does not say it */
+	if (k < in->ncons && in->said.len && !strncmp(in->said.data,
+	    "older", 5)) {
+		size_t cut = in->said.data[5] == ',' ? 7 : 5;
+		memmove(in->said.data, in->said.data + cut, in->said.len -
+		    cut + 1);
+		in->said.len -= cut;
+	}
 	in->ncons = k;
 }
 

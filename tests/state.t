@@ -152,6 +152,10 @@ test_ok '"similar bands", "bands like them": the creators so far are the model, 
 	   state | grep -q "^similar:\[\"Queen\"\]" &&
 	   test -n "$(ids_of 2 < out)" && ! ids_of 2 < out | grep -q "t04\|t13" || exit 1
 	 done'
+test_ok '"his older stuff, before 1978": the creator named before, and the year said outright, not "older"' \
+	'fresh && talk tunes.db "some Queen" "what about his older stuff, before 1978" > out &&
+	 state | grep -q "^liked_creators:\[\"Queen\"\]" &&
+	 last | grep -q "\"op\":\"<\",\"value\":1978" && ! last | grep -q "\"say\":\"older\""'
 # "his songs", "more of her": the creator named last
 test_ok '"reggae is great, more of his songs": the creator named before' \
 	'fresh && talk tunes.db "some Bob Marley" "reggae is great, more of his songs please" > /dev/null &&
