@@ -195,17 +195,11 @@ rec_kb_tag_stem(const struct rec_kb *kb, const char *w, struct rec_buf *out)
 static int
 among(const struct rec_strs *l, const char *v)
 {
-	size_t i, n = strlen(v);
+	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		const char *p = rec_facet_split(l->v[i], NULL);
-		while (*p) {
-			size_t m = strcspn(p, "|");
-			if (m == n && !strncmp(p, v, n))
-				return 1;
-			p += m + (p[m] == '|');
-		}
-	}
+	for (i = 0; i < l->n; i++)
+		if (listed(rec_facet_split(l->v[i], NULL), v))
+			return 1;
 	return 0;
 }
 

@@ -328,6 +328,10 @@ size_t rec_tag_groups(const struct rec_intent *in, struct rec_strs *g,
 /* whether s is about a theme or an occasion all of whose tags are on
  * few items ("christmas"): the subject, not a colour of the genre */
 int rec_tag_rare_theme(const struct rec_kb *kb, const struct rec_strs *s);
+/* the tags ("facet:value") that are values of the catalog, folded, into
+ * vals */
+void rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
+    struct rec_strs *vals);
 /* Links the unused words of ws to the catalog: names (creators, titles,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */

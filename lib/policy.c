@@ -110,24 +110,14 @@ alt_case(struct rec_kb *kb, const struct rec_strs *g, size_t i,
     struct rec_buf *b)
 {
 	struct rec_strs vals = {0};
-	struct rec_buf f = {0};
-	size_t j;
 
-	for (j = 0; j < g->n; j++) {
-		const char *v = rec_facet_split(g->v[j], NULL);
-		rec_buf_reset(&f);
-		rec_norm(&f, v, strlen(v));
-		if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
-		    (size_t)-1)
-			rec_strs_add(&vals, f.data);
-	}
+	rec_tag_values(kb, g, &vals);
 	if (vals.n) {
 		rec_buf_adds(b, b->len ? " WHEN (" : "CASE WHEN (");
 		rec_kb_tags_sql(kb, &vals, b);
 		rec_buf_printf(b, ") THEN %zu", i + 1);
 	}
 	rec_strs_free(&vals);
-	rec_buf_free(&f);
 }
 
 /* A stream of the items of the creators named, the names taken in

@@ -194,23 +194,16 @@ static void
 count_where(struct rec_kb *kb, const struct rec_intent *in,
     struct rec_buf *b)
 {
-	struct rec_buf cond = {0}, sql = {0}, f = {0};
+	struct rec_buf cond = {0}, sql = {0};
 	struct rec_strs vals = {0};
 	sqlite3_stmt *st;
-	size_t i;
 	long n = -1;
 
 	rec_intent_where(in, &cond);
 	rec_plan_need_where(kb, &in->need, &cond);
 	/* without a category, the tags the catalog has as values */
-	for (i = 0; !in->need.n && i < in->tags.n; i++) {
-		const char *v = rec_facet_split(in->tags.v[i], NULL);
-		rec_buf_reset(&f);
-		rec_norm(&f, v, strlen(v));
-		if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
-		    (size_t)-1)
-			rec_strs_add(&vals, f.data);
-	}
+	if (!in->need.n)
+		rec_tag_values(kb, &in->tags, &vals);
 	if (vals.n) {
 		rec_buf_adds(&cond, cond.len ? " AND (" : "(");
 		rec_kb_tags_sql(kb, &vals, &cond);
@@ -231,7 +224,6 @@ count_where(struct rec_kb *kb, const struct rec_intent *in,
 	rec_strs_free(&vals);
 	rec_buf_free(&cond);
 	rec_buf_free(&sql);
-	rec_buf_free(&f);
 }
 
 void

@@ -185,3 +185,21 @@ rec_tag_rare_theme(const struct rec_kb *kb, const struct rec_strs *s)
 	}
 	return n > 0;
 }
+
+void
+rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
+    struct rec_strs *vals)
+{
+	struct rec_buf f = {0};
+	size_t i;
+
+	for (i = 0; i < tags->n; i++) {
+		const char *v = rec_facet_split(tags->v[i], NULL);
+		rec_buf_reset(&f);
+		rec_norm(&f, v, strlen(v));
+		if (f.len && rec_hash_get(&kb->tag, f.data, f.len) !=
+		    (size_t)-1)
+			rec_strs_add(vals, f.data);
+	}
+	rec_buf_free(&f);
+}
