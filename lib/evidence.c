@@ -149,14 +149,25 @@ reaction(const struct rec_words *ws, size_t i, size_t n)
 	    "are", "is", "all", "simply", "quite", "too", "sounds", "sound",
 	    "look", "looks", "yes", "yeah", "ok", "okay", "both", "them",
 	    "definitely", "totally", "how", NULL };
+	/* "love it!", "I like them all": a verb of taste and what it
+	 * points back to */
+	static const char *const taste[] = { "love", "loved", "loving",
+	    "like", "liked", "enjoy", "enjoyed", "dig", "i", "we", NULL };
 	size_t j;
 
-	if (n != 1 || ws->quoted[i] || !(rec_words_listed(praise, ws->w[i]) ||
+	if (ws->quoted[i])
+		return 0;
+	if (n >= 2 && rec_words_listed(taste, ws->w[i])) {
+		for (j = i + 1; j < i + n; j++)
+			if (!rec_words_listed(around, ws->w[j]))
+				return 0;
+	} else if (n != 1 || !(rec_words_listed(praise, ws->w[i]) ||
 	    rec_words_listed(fond, ws->w[i])))
 		return 0;
 	for (j = 0; j < ws->n; j++)
 		if (j != i && ws->clause[j] == ws->clause[i] &&
-		    !rec_words_listed(around, ws->w[j]))
+		    !rec_words_listed(around, ws->w[j]) &&
+		    !rec_words_listed(taste, ws->w[j]))
 			return 0;
 	return 1;
 }

@@ -24,7 +24,7 @@ const struct rec_concept rec_concepts[] = {
 	{ "sad", REC_FACET_MOOD,
 	  "sad|sadder|saddest|sadness|melancholic|melancholy|gloomy|"
 	  "depressing|"
-	  "depressed|"
+	  "depressed|depression|depresion|"
 	  "heartbreak|heartbroken|feeling blue|feeling down|cry|crying|"
 	  "heartache|broken heart|breakup|breaking up|broke up|"
 	  "triste|tristes|tristeza|melancolico|melancolica|traurig|traurige|"
@@ -105,7 +105,7 @@ const struct rec_concept rec_concepts[] = {
 	  "instrumental|instrumentals|post-rock|ambient|classical|piano",
 	  NULL, NULL, 0, { N("instrumentalness", ">=", 0.5), NONE, NONE }, NULL },
 	{ "emotional", REC_FACET_MOOD,
-	  "emotional|moving|touching|meditate|meditation|reflect|reflective|"
+	  "emotional|moving|touching|reflect|reflective|"
 	  "introspective|emotivo|emotiva|emouvant|emotionale",
 	  "emotional|atmospheric|beautiful|ambient|meditation|introspective|"
 	  "melancholic", NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
@@ -130,7 +130,8 @@ const struct rec_concept rec_concepts[] = {
 	{ "party", REC_FACET_ACTIVITY,
 	  "party|parties|dance party|dance|dancing|danceable|club|clubbing|"
 	  "fiesta|fiestas|bailar|baile|fete|soiree|danser|tanzen|feiern|"
-	  "festa|dancar|jump around|tanz",
+	  "festa|dancar|jump around|tanz|sleepover|sleep over|"
+	  "slumber party|pijamada",
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
 	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE }, NULL },
 	{ "sleep", REC_FACET_ACTIVITY,
@@ -141,20 +142,29 @@ const struct rec_concept rec_concepts[] = {
 	{ "focus", REC_FACET_ACTIVITY,
 	  "focus|focused|concentrate|concentration|study|studying|coding|"
 	  "programming|homework|reading|while working|at work|for work|"
+	  "while i work|while we work|when i work|for working|work music|"
 	  "estudiar|trabajar|concentrarse|concentracion|etudier|travailler|"
 	  "lernen|arbeiten|konzentration|estudar",
 	  "instrumental|ambient|lo-fi|lofi|study|focus|classical|piano|"
 	  "chillhop|post-rock|concentration", NULL, NULL, 0,
 	  { N("instrumentalness", ">=", 0.5), NONE, NONE }, NULL },
+	{ "meditation", REC_FACET_ACTIVITY,
+	  "meditate|meditating|meditation|yoga|mindfulness|mindful|zen|spa|"
+	  "meditar|meditacion|meditacao|meditieren|mediter",
+	  "meditation|ambient|new age|relaxation|yoga|spa|zen|calm|"
+	  "relaxing", NULL, NULL, 0,
+	  { N("energy", "<=", 0.35), NONE, NONE }, NULL },
 	{ "driving", REC_FACET_ACTIVITY,
-	  "driving|drive|road trip|roadtrip|in the car|traffic|car ride|"
+	  "driving|drive|road trip|roadtrip|in the car|in my car|in our car|"
+	  "traffic|car ride|"
 	  "viaje|carretera|conducir|manejar|route|voiture|autofahren|"
 	  "autobahn|dirigir|estrada",
 	  "driving|road trip|roadtrip|summer|rock|classic rock", NULL, NULL, 0,
 	  { N("energy", ">=", 0.6), NONE, NONE }, NULL },
 	{ "chores", REC_FACET_ACTIVITY,
 	  "chores|cleaning|housework|cooking|baking|kitchen|cook|clean the "
-	  "house|limpiar|cocinar|menage|cuisine|putzen|kochen",
+	  "house|errands|running errands|run errands|limpiar|cocinar|menage|"
+	  "cuisine|putzen|kochen",
 	  "happy|fun|feel good|upbeat|pop|party|summer", NULL, NULL, 0,
 	  { N("valence", ">=", 0.55), NONE, NONE }, NULL },
 	{ "outdoors", REC_FACET_ACTIVITY,
@@ -282,6 +292,12 @@ const struct rec_concept rec_concepts[] = {
 	{ "r&b", REC_FACET_GENRE, "r&b|rnb|r b|r and b|rhythm and blues",
 	  "r&b|rnb|soul|neo soul|urban contemporary", "r&b", NULL, 0,
 	  { NONE, NONE, NONE }, NULL },
+	{ "soul", REC_FACET_GENRE,
+	  "soul|soul music|soulful|classic soul|northern soul|"
+	  "deep soul|southern soul",
+	  "soul|motown|classic soul|northern soul|southern soul|deep soul|"
+	  "funk|neo soul|rnb", "soul", NULL, 0, { NONE, NONE, NONE },
+	  NULL },
 	{ "electronic", REC_FACET_GENRE,
 	  "electronic|electronica|electro|edm|electronique|elektronisch|"
 	  "elektro|electronico|electronica",
@@ -311,39 +327,47 @@ const struct rec_concept rec_concepts[] = {
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,
 	  { NONE, NONE, NONE }, NULL },
 	/* languages sung or spoken in, by their names in the five
-	 * languages: what the catalog's tags call them */
+	 * languages: what the catalog's tags call them, the plainest of
+	 * them preferred ("japanese city pop": Japanese songs first, not
+	 * the best known pop) */
 	{ "spanish", REC_FACET_THEME,
 	  "spanish|in spanish|espanol|espanola|en espanol|castellano|"
 	  "hispanic|spanisch|espagnol|en espagnol|espanhol",
 	  "latin|spanish|latino|reggaeton|latin pop|espanol|latin hip hop|"
-	  "tropical|mexican", NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
+	  "tropical|mexican", NULL, "spanish|latin|latino|espanol", 0,
+	  { NONE, NONE, NONE }, NULL },
 	{ "french", REC_FACET_THEME,
 	  "french|in french|francais|francaise|en francais|franzosisch|"
 	  "frances|francesa|en frances",
-	  "french|chanson|francais|french pop|variete francaise", NULL, NULL,
-	  0, { NONE, NONE, NONE }, NULL },
+	  "french|chanson|francais|french pop|variete francaise", NULL,
+	  "french|chanson|francais|french pop", 0, { NONE, NONE, NONE },
+	  NULL },
 	{ "german", REC_FACET_THEME,
 	  "german|in german|deutsch|deutsche|deutscher|deutschen|auf deutsch|"
 	  "allemand|allemande|aleman|alemana|alemao",
 	  "german|deutsch|deutschrap|schlager|german pop|neue deutsche welle",
-	  NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
+	  NULL, "german|deutsch|deutschrap|schlager", 0,
+	  { NONE, NONE, NONE }, NULL },
 	{ "japanese", REC_FACET_THEME,
 	  "japanese|japones|japonesa|japonais|japonaise|japanisch",
-	  "japanese|j-pop|j-rock|jpop|city pop|anime|japan", NULL, NULL, 0,
+	  "japanese|j-pop|j-rock|jpop|city pop|anime|japan", NULL,
+	  "japanese|j-pop|j-rock|jpop|city pop|japan", 0,
 	  { NONE, NONE, NONE }, NULL },
 	{ "korean", REC_FACET_THEME,
 	  "korean|coreano|coreana|coreen|coreenne|koreanisch",
-	  "korean|k-pop|kpop|k-indie|korea", NULL, NULL, 0,
-	  { NONE, NONE, NONE }, NULL },
+	  "korean|k-pop|kpop|k-indie|korea", NULL, "korean|k-pop|kpop|korea",
+	  0, { NONE, NONE, NONE }, NULL },
 	{ "italian", REC_FACET_THEME,
 	  "italian|italiano|italiana|italien|italienne|italienisch",
-	  "italian|italiano|canzone|italian pop|italo", NULL, NULL, 0,
-	  { NONE, NONE, NONE }, NULL },
+	  "italian|italiano|canzone|italian pop|italo", NULL,
+	  "italian|italiano|canzone|italian pop", 0, { NONE, NONE, NONE },
+	  NULL },
 	{ "portuguese", REC_FACET_THEME,
 	  "portuguese|portugues|portuguesa|brazilian|brasileiro|brasileira|"
 	  "bresilien|portugais",
 	  "brazilian|portuguese|mpb|bossa nova|samba|sertanejo|funk carioca",
-	  NULL, NULL, 0, { NONE, NONE, NONE }, NULL },
+	  NULL, "brazilian|portuguese|mpb|bossa nova|samba|sertanejo", 0,
+	  { NONE, NONE, NONE }, NULL },
 	{ "oldies", REC_FACET_ERA,
 	  "oldies|old school|old songs|golden oldies|clasicos|antiguas|"
 	  "anciennes|alte",

@@ -65,21 +65,6 @@ year_word(const struct rec_words *ws, size_t i)
 	    at(ws, i - 1, "titled")));
 }
 
-/* the longest span at i (six words at most) that h holds, with its
- * words in g; 0 for none */
-static size_t
-longest_in(const struct rec_words *ws, size_t i, const struct rec_hash *h,
-    struct rec_buf *g)
-{
-	size_t n;
-
-	for (n = 6; n >= 1; n--)
-		if (ngram(ws, i, n, g) && rec_hash_get(h, g->data, g->len) !=
-		    (size_t)-1)
-			return n;
-	return 0;
-}
-
 /* whether the folded word is the whole name, "the" aside */
 static int
 is_name(const char *name, const char *folded)
@@ -402,7 +387,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
-	    (!strong && n == 1) || (!strong && n > 4)) {
+	    (!strong && n == 1 && (g.len < 6 || rec_kb_english(kb, g.data,
+	    1))) || (!strong && n > 4)) {
 		rec_buf_free(&g);
 		return 0;
 	}
@@ -412,6 +398,10 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	k = spelt || rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ?
 	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 ?
 	    2 : 1);
+	/* one word spelt wrong without a cue ("some metalica"): only a
+	 * creator of many items */
+	if (k != (size_t)-1 && !strong && n == 1 && kb->ccount[k] < 10)
+		k = (size_t)-1;
 	if (k != (size_t)-1) {
 		rec_link_add_creator(kb, ws, i, in, k);
 		mark(ws, i, n);
@@ -520,6 +510,35 @@ singular_tag(const struct rec_kb *kb, struct rec_buf *g, int plural)
 	return found;
 }
 
+/* a tag of two words, on three items or more, where the lexicon would
+ * read a genre in one of them and leave the other ("electro swing",
+ * "city pop", "happy hardcore"): both words of meaning, no number, and
+ * no mood or occasion of the lexicon's among them (those carry more:
+ * "sad songs", "dance party") */
+static int
+genre_pair(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
+    size_t k)
+{
+	size_t j, m;
+	long c;
+	int genre = 0;
+
+	if (k == (size_t)-1 || kb->tagcount[k] < 3)
+		return 0;
+	for (j = i; j < i + 2; j++) {
+		if (rec_lex_filler(ws->w[j]) || isdigit((unsigned char)
+		    ws->w[j][0]) || ws->used[j])
+			return 0;
+		if ((c = rec_concept_at(ws, j, &m)) < 0)
+			continue;
+		/* the lexicon's own phrase for both ("sci fi") reads them */
+		if (m > 1 || rec_concepts[c].facet != REC_FACET_GENRE)
+			return 0;
+		genre = 1;
+	}
+	return genre;
+}
+
 /* spans of from down to to words that are values of the catalog's tag
  * columns, the longest first, as tags (one word: not filler, three
  * letters or more, not a number) */
@@ -549,6 +568,17 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			 * ("old school hip hop") is no word of the catalog's
 			 * for the topic: its words are read one by one */
 			if (n >= 3 && k != (size_t)-1 && kb->tagcount[k] < 2)
+				continue;
+			/* nor one of two words on two items, each word a
+			 * common tag ("classic soul": classic, soul) */
+			if (n == 2 && k != (size_t)-1 && kb->tagcount[k] < 3 &&
+			    rec_kb_tag_on(kb, rec_hash_get(&kb->tag, ws->w[i],
+			    strlen(ws->w[i])), 1000) && rec_kb_tag_on(kb,
+			    rec_hash_get(&kb->tag, ws->w[i + 1],
+			    strlen(ws->w[i + 1])), 1000))
+				continue;
+			if (n == 2 && from == 2 && to == 2 &&
+			    !genre_pair(kb, ws, i, k))
 				continue;
 			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);
@@ -625,6 +655,21 @@ join_alternatives(const struct rec_words *ws, struct rec_intent *in,
  * negation inside a title named with its creator is a word of the
  * title.  It is given back to the title, and the creator after it is
  * out of its scope. */
+/* 1 when a phrase of the lexicon starting inside the n words at i
+ * runs on past them: "while working out" is working out, not "while
+ * working" and an "out" */
+static int
+overlapped(const struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j, m;
+
+	for (j = i + 1; j < i + n; j++)
+		if (!ws->used[j] && rec_concept_at(ws, j, &m) >= 0 &&
+		    j + m > i + n)
+			return 1;
+	return 0;
+}
+
 static void
 negation_in_titles(struct rec_kb *kb, struct rec_words *ws)
 {
@@ -644,7 +689,7 @@ negation_in_titles(struct rec_kb *kb, struct rec_words *ws)
 				ws->used[i] = 0;
 				found = ngram(ws, s, n, &g) && rec_hash_get(
 				    &kb->title, g.data, g.len) != (size_t)-1 &&
-				    longest_in(ws, s + n + 1, &kb->creator, &g);
+				    rec_link_longest(ws, s + n + 1, &kb->creator, &g);
 				ws->used[i] = (char)!found;
 				for (j = s; found && j < ws->n && j < i + 5; j++)
 					ws->neg[j] = 0;
@@ -669,43 +714,10 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	if (!in->others)	/* "none of those" has set it */
 		in->others = rec_link_others(kb, ws);
 
-	/* collections: "album X", "X album", with the creator named;
-	 * "songs from Frozen": a collection written as a name that names
-	 * no creator */
-	for (i = 0; kb->c_coll && i < ws->n; i++) {
-		if (!ws->used[i] && at(ws, i, "from") && i + 1 < ws->n &&
-		    ws->cap[i + 1]) {
-			/* "from Naughty Boy": a creator first */
-			if (!longest_in(ws, i + 1, &kb->creator, &g) &&
-			    (n = longest_in(ws, i + 1, &kb->coll, &g)) &&
-			    g.len >= 4) {
-				rec_strs_add(&in->colls, g.data);
-				rec_intent_said(in, "from '%s'", g.data);
-				mark(ws, i, n + 1);
-			}
-			continue;
-		}
-		if (ws->used[i] || !(at(ws, i, "album") || at(ws, i, "record") ||
-		    at(ws, i, "ep")))
-			continue;
-		for (n = 6; n >= 1; n--) {
-			if (ngram(ws, i + 1, n, &g) && rec_hash_get(&kb->coll,
-			    g.data, g.len) != (size_t)-1) {
-				rec_strs_add(&in->colls, g.data);
-				rec_intent_said(in, "from the album '%s'", g.data);
-				mark(ws, i, n + 1);
-				break;
-			}
-			if (i >= n && ngram(ws, i - n, n, &g) &&
-			    rec_hash_get(&kb->coll, g.data, g.len) !=
-			    (size_t)-1) {
-				rec_strs_add(&in->colls, g.data);
-				rec_intent_said(in, "from the album '%s'", g.data);
-				mark(ws, i - n, n + 1);
-				break;
-			}
-		}
-	}
+	/* collections, and a creator named with one ("from Prince's
+	 * Purple Rain") */
+	if ((i = rec_link_colls(kb, ws, in, &n)) != (size_t)-1)
+		rec_link_add_creator(kb, ws, i, in, n);
 	/* names: the longest span first, and a misspelt name ("boys ii
 	 * men") before a shorter one spelt right ("boys") */
 	for (n = 8; n >= 1; n--) {
@@ -769,10 +781,16 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			}
 			/* a common tag ("rock", "Metal") is the topic, unless
 			 * the words are clearly meant as a name: left for the
-			 * concepts and the tags below */
+			 * concepts and the tags below; so is a tag of several
+			 * words on fewer, in lower case and not asked for by
+			 * name ("some electro swing", not the song with
+			 * "(Electro Swing)" in its title) */
 			if ((rec_kb_tag_on(kb, tg, 200) || in_tag(kb, ws, i,
-			    n)) && !(ce == 2 && rec_link_cued(ws, i) && !(n ==
-			    1 && describes_songs(kb, ws, i))) && !ws->quoted[i])
+			    n) || (n >= 2 && ck == (size_t)-1 &&
+			    rec_kb_tag_on(kb, tg, 3000) && !ws->cap[i] &&
+			    !rec_link_cued(ws, i))) && !(ce ==
+			    2 && rec_link_cued(ws, i) && !(n == 1 &&
+			    describes_songs(kb, ws, i))) && !ws->quoted[i])
 				continue;
 			if (ce == 2 && ce >= te) {
 				rec_link_add_creator(kb, ws, i, in, ck);
@@ -798,12 +816,14 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	 * Party", a playlist): the catalog's own word for it, before the
 	 * lexicon reads its words one by one */
 	tag_spans(kb, ws, in, sp, &nsp, 8, 3);
+	tag_spans(kb, ws, in, sp, &nsp, 2, 2);
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;
 		if (ws->used[i])
 			continue;
-		if ((c = rec_concept_at(ws, i, &n)) < 0)
+		if ((c = rec_concept_at(ws, i, &n)) < 0 ||
+		    overlapped(ws, i, n))
 			continue;
 		if (ws->mode[i] == REC_LINK_DESCRIBE) {
 			mark(ws, i, n);

@@ -162,16 +162,21 @@ leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
 
 /* A creator called by one word of their name ("kanye", "oakenfold",
  * "bach"), or the first two of a longer one ("wu tang", "bone thugs"):
- * the first or last word of one creator's name alone, the first only
- * of a name of two words (a person's first name: nobody
- * says "taking" for Taking Back Sunday), of four letters or more (the
- * linker asks a capital or a cue of a word under five), with at least
- * three items, where no name is that word.  The linker still asks a
- * rare word of it. */
+ * the first or last word of a creator's name alone, the first only of
+ * a name of two words (a person's first name: nobody says "taking"
+ * for Taking Back Sunday), of four letters or more (the linker asks a
+ * capital or a cue of a word under five), with at least three items,
+ * where no name is that word.  Where other names have the word too, a
+ * last name is the one with three times their items together
+ * ("mozart": Wolfgang Amadeus Mozart, not the one song of Mozart La
+ * Para); a first word shared is nobody's ("yellow": Yellow Claw and
+ * Yellow Magic Orchestra).  The linker still asks a rare word of it. */
 void
 rec_kb_one_word_names(struct rec_kb *kb)
 {
-	struct rec_hash w = { .vsize = 2 * sizeof(size_t) };
+	/* per word: the best creator + 1, its items, the others' items,
+	 * whether the best has it last */
+	struct rec_hash w = { .vsize = 4 * sizeof(size_t) };
 	size_t i, n = kb->creator.n, k;
 
 	for (i = 0; i < n; i++) {
@@ -191,32 +196,35 @@ rec_kb_one_word_names(struct rec_kb *kb)
 			 * tang" for Wu-Tang Clan) */
 			const char *wd = e == 1 ? strrchr(key, ' ') + 1 : key,
 			    *end = e == 1 ? key + len : e == 2 ? sp2 : sp;
-			size_t wl, *v;
+			size_t wl, *v, c = kb->ccount[i];
 			if (!end || (wl = (size_t)(end - wd)) < 4)
 				continue;
 			k = rec_hash_put(&w, wd, wl, NULL);
-			v = (size_t *)w.val + 2 * k;
+			v = (size_t *)w.val + 4 * k;
 			/* the same creator's other key ("the x") counts
-			 * once */
-			if (v[0] && strcmp(kb->cname[v[1] - 1], kb->cname[i]))
-				v[0] = 2;
-			else if (!v[0]) {
-				v[0] = 1;
-				v[1] = i + 1;
-			}
-			/* the first word of a longer name is no alias */
+			 * once; the first word of a longer name is no
+			 * alias, only a rival */
+			if (v[0] && !strcmp(kb->cname[v[0] - 1], cn))
+				continue;
 			if (!e && sp2)
-				v[0] = 2;
+				v[2] += c;
+			else if (c > v[1]) {
+				v[2] += v[1];
+				v[0] = i + 1;
+				v[1] = c;
+				v[3] = e == 1;
+			} else
+				v[2] += c;
 		}
 	}
 	for (k = 0; k < w.n; k++) {
-		size_t *v = (size_t *)w.val + 2 * k, c;
+		size_t *v = (size_t *)w.val + 4 * k, c;
 		int added;
-		if (v[0] != 1 || kb->ccount[v[1] - 1] < 3 ||
+		if (!v[0] || v[1] < 3 || v[1] < 3 * v[2] || (v[2] && !v[3]) ||
 		    rec_hash_get(&kb->creator, w.key[k], w.keylen[k]) !=
 		    (size_t)-1)
 			continue;
-		c = v[1] - 1;
+		c = v[0] - 1;
 		i = rec_hash_put(&kb->creator, w.key[k], w.keylen[k], &added);
 		grow(kb);
 		kb->cname[i] = xstrdup(kb->cname[c]);

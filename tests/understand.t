@@ -213,6 +213,19 @@ test_ok 'anger is a mood: "angry music to blow off some steam", "something aggre
 test_ok 'a language by its own name: "canciones en español", "chansons en français"' \
 	't "canciones en español para un viaje" | grep -q "^concepts:\[\"spanish\",\"driving\"\]" &&
 	 t "chansons en français" | grep -q "^concepts:\[\"french\"\]"'
+test_ok 'a phrase of the lexicon that runs on wins: "while working out" is a workout, not work' \
+	't "music to listen to while working out" | grep -q "^concepts:\[\"workout\"\]" &&
+	 t "songs to listen to while I work" | grep -q "^concepts:\[\"focus\"\]"'
+test_ok 'errands are no run, a sleepover no sleep, meditation no mood of its own' \
+	't "music while running errands" | grep -q "^concepts:\[\"chores\"\]" &&
+	 t "a playlist for a sleep over with my girls" | grep -q "^concepts:\[\"party\"\]" &&
+	 t "something for meditation" | grep -q "^concepts:\[\"meditation\"\]" &&
+	 t "a playlist for depression" | grep -q "^concepts:\[\"sad\"\]"'
+test_ok '"love it!" is a reaction, not the song Love It; "play Love It" is' \
+	'printf "id,title,artist\nl1,Love It,KES\nl2,Other,Band\n" > loveit.csv &&
+	 rec-import -d loveit.db items -i id -r title=title -r artist=creator loveit.csv &&
+	 intent loveit.db "love it! can we add some more" | grep -q "^{\"liked_items\":\[\]" &&
+	 intent loveit.db "play Love It" | grep -q "^wanted:\[\"l1\"\]"'
 test_ok 'comparatives of film genres: "something funnier", "scarier"' \
 	'f "something funnier" | grep -q "^concepts:\[\"funny\"\]" &&
 	 f "a scarier one" | grep -q "^concepts:\[\"scary\"\]"'
@@ -511,6 +524,33 @@ test_ok 'one word of a name of two is the person; of a band name it is a word' \
 	'intent names.db "a playlist for a road trip I am taking" > out &&
 	 grep -q "^liked_creators:\[\]" out &&
 	 intent names.db "songs by oakenfold" | grep -q "^liked_creators:\[\"Paul Oakenfold\"\]"'
+# a last name another creator starts with: the one with three times
+# the others' items ("Mozart": Wolfgang Amadeus Mozart, not Mozart La
+# Para's one song); with fewer, neither
+{ echo id,title,artist
+  for i in 1 2 3; do echo "wm$i,Sonata $i,Wolfgang Amadeus Mozart"; done
+  echo "ml,Track,Mozart La Para"
+  for i in 1 2; do echo "ja$i,Piece $i,Jan Vale"; echo "vb$i,Tune $i,Vale Brothers Band"; done; } > rivals.csv
+rec-import -d rivals.db items -i id -r title=title -r artist=creator rivals.csv &&
+	rec-bm25 -d rivals.db --index || exit 1
+# a creator whose name is a word of the tags ("future bass"), turned
+# down after "by": the creator, not a kind of the genre
+printf 'id,title,artist,genre\nf1,Mask Off,Future,trap\nf2,Life Is Good,Future,trap\nf3,Low Life,Future,trap\nb1,Song A,Bass Kid,future bass\nb2,Song B,Other Crew,trap\nb3,Song C,Drive By,drive by\n' > fut.csv &&
+	rec-import -d fut.db items -i id -r title=title -r artist=creator -l genre fut.csv &&
+	rec-bm25 -d fut.db --index || exit 1
+test_ok '"trap but nothing by Future": Future is turned down' \
+	'intent fut.db "trap but nothing by Future" | grep -q "^disliked_creators:\[\"Future\"\]"'
+# an album named with its creator's possessive
+printf 'id,title,artist,album\np1,When Doves Cry,Prince,Purple Rain\np2,Take Me with U,Prince,Purple Rain\np3,Kiss,Prince,Parade\no1,Rain Song,Other Band,Grey Skies\n' > albums.csv &&
+	rec-import -d albums.db items -i id -r title=title -r artist=creator -r album=collection albums.csv &&
+	rec-bm25 -d albums.db --index || exit 1
+test_ok '"songs from Prince'"'"'s Purple Rain": the album, by Prince' \
+	'intent albums.db "songs from Prince'"'"'s Purple Rain" > out &&
+	 grep -q "^colls:\[\"purple rain\"\]" out && grep -q "^liked_creators:\[\"Prince\"\]" out &&
+	 ids albums.db "songs from Prince'"'"'s Purple Rain" | cut -d" " -f1-2 | grep -qx "p1 p2\|p2 p1"'
+test_ok 'a last name shared with a lesser name is the better known creator' \
+	'intent rivals.db "some Mozart please" | grep -q "^liked_creators:\[\"Wolfgang Amadeus Mozart\"\]" &&
+	 intent rivals.db "some Vale please" | grep -q "^liked_creators:\[\]"'
 
 # a series' name before a colon is a form of its best known title;
 # a single word before one is not ("Alien: Covenant" is no "alien")

@@ -1,0 +1,82 @@
+/*
+ * colls.c: collections (albums) named in a message: "album X", "X
+ * album", "songs from Frozen" (a collection written as a name that
+ * names no creator), "from Prince's Purple Rain" (a creator's).
+ */
+#include <string.h>
+
+#include "converse.h"
+
+size_t
+rec_link_longest(const struct rec_words *ws, size_t i,
+    const struct rec_hash *h, struct rec_buf *g)
+{
+	size_t n;
+
+	for (n = 6; n >= 1; n--)
+		if (rec_words_ngram(ws, i, n, g) && rec_hash_get(h, g->data,
+		    g->len) != (size_t)-1)
+			return n;
+	return 0;
+}
+
+static void
+add(struct rec_words *ws, struct rec_intent *in, const char *said,
+    const char *coll, size_t i, size_t n)
+{
+	rec_strs_add(&in->colls, coll);
+	rec_intent_said(in, said, coll);
+	rec_words_mark(ws, i, n);
+}
+
+size_t
+rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in, size_t *ck)
+{
+	struct rec_buf g = {0};
+	size_t i, n, nc, pos = (size_t)-1;
+
+	for (i = 0; kb->c_coll && i < ws->n; i++) {
+		if (!ws->used[i] && rec_words_at(ws, i, "from") &&
+		    i + 1 < ws->n && ws->cap[i + 1]) {
+			/* "from Naughty Boy": a creator first */
+			if ((nc = rec_link_longest(ws, i + 1, &kb->creator,
+			    &g))) {
+				size_t k = rec_hash_get(&kb->creator, g.data,
+				    g.len);
+				if (i + 1 + nc < ws->n && ws->cap[i + 1 + nc] &&
+				    (n = rec_link_longest(ws, i + 1 + nc,
+				    &kb->coll, &g)) && g.len >= 4) {
+					add(ws, in, "from '%s'", g.data, i,
+					    n + nc + 1);
+					*ck = k;
+					pos = i + 1;
+				}
+			} else if ((n = rec_link_longest(ws, i + 1, &kb->coll,
+			    &g)) && g.len >= 4)
+				add(ws, in, "from '%s'", g.data, i, n + 1);
+			continue;
+		}
+		if (ws->used[i] || !(rec_words_at(ws, i, "album") ||
+		    rec_words_at(ws, i, "record") || rec_words_at(ws, i, "ep")))
+			continue;
+		for (n = 6; n >= 1; n--) {
+			if (rec_words_ngram(ws, i + 1, n, &g) &&
+			    rec_hash_get(&kb->coll, g.data, g.len) !=
+			    (size_t)-1) {
+				add(ws, in, "from the album '%s'", g.data, i,
+				    n + 1);
+				break;
+			}
+			if (i >= n && rec_words_ngram(ws, i - n, n, &g) &&
+			    rec_hash_get(&kb->coll, g.data, g.len) !=
+			    (size_t)-1) {
+				add(ws, in, "from the album '%s'", g.data,
+				    i - n, n + 1);
+				break;
+			}
+		}
+	}
+	rec_buf_free(&g);
+	return pos;
+}
