@@ -236,3 +236,48 @@ rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in)
 		}
 	}
 }
+
+/* whether v has one of the alternatives of need as a word of its own,
+ * and more ("j-pop", "city pop": "pop") */
+static int
+narrower(const char *v, const char *need)
+{
+	size_t n, len = strlen(v);
+	const char *p;
+
+	for (; *need; need += n + (need[n] == '|')) {
+		n = strcspn(need, "|");
+		if (!n || len <= n)
+			continue;
+		for (p = v; (p = strstr(p, need)) && p < v + len; p++)
+			if ((p == v || p[-1] == ' ' || p[-1] == '-') &&
+			    (p + n == v + len || p[n] == ' ' || p[n] == '-' ||
+			    p[n] == '|'))
+				return 1;
+	}
+	return 0;
+}
+
+void
+rec_concepts_narrower(struct rec_intent *in)
+{
+	size_t i, k, m;
+
+	for (i = 0; i < in->need.n; i++) {
+		struct rec_buf b = {0};
+		const char *need = rec_facet_split(in->need.v[i], NULL);
+		rec_buf_adds(&b, in->need.v[i]);
+		for (k = 0; k < in->prefer.n; k++) {
+			const char *p = rec_facet_split(in->prefer.v[k], NULL);
+			for (; *p; p += m + (p[m] == '|')) {
+				char *v = xstrndup(p, m = strcspn(p, "|"));
+				if (narrower(v, need) && !listed(need, v))
+					rec_buf_printf(&b, "|%s", v);
+				free(v);
+			}
+		}
+		free(in->need.v[i]);
+		in->need.v[i] = xstrdup(b.data);
+		rec_buf_free(&b);
+	}
+}

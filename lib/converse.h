@@ -424,6 +424,9 @@ void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
  * children's), but those the message asks for ("animated"), are turned
  * down too; after every concept of the message is read */
 void rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in);
+/* a need widened by the kinds of it preferred ("japanese pop": pop,
+ * or j-pop and city pop, which are kinds of pop) */
+void rec_concepts_narrower(struct rec_intent *in);
 
 /* parse.c: parses message (with the previous turn's intent and shown
  * items for references, or NULL) into in, by rules */

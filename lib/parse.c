@@ -842,6 +842,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	if (cont)
 		rec_intent_said(in, "%s", "more of the same");
 	rec_concepts_not_categories(kb, in);
+	rec_concepts_narrower(in);
 	/* "how many documentaries do you have?": a count of what the rest
 	 * asks for, and the list */
 	for (i = 0; !in->question && i + 1 < ws.n; i++)

@@ -548,6 +548,15 @@ test_ok '"songs from Prince'"'"'s Purple Rain": the album, by Prince' \
 	'intent albums.db "songs from Prince'"'"'s Purple Rain" > out &&
 	 grep -q "^colls:\[\"purple rain\"\]" out && grep -q "^liked_creators:\[\"Prince\"\]" out &&
 	 ids albums.db "songs from Prince'"'"'s Purple Rain" | cut -d" " -f1-2 | grep -qx "p1 p2\|p2 p1"'
+# a language preferred by the kinds the catalog tags ("j-pop"), which
+# are kinds of the genre asked for: they stay in, and lead
+printf 'id,title,artist,genre\nj1,Plastic Love,Mariya Takeuchi,j-pop|city pop\nj2,Stay With Me,Miki Matsubara,j-pop\np1,Firework,Katy Perry,pop\np2,Complicated,Avril Lavigne,pop\np3,Breakaway,Kelly Clarkson,pop\n' > jp.csv &&
+	rec-import -d jp.db items -i id -r title=title -r artist=creator -S genre="|" jp.csv &&
+	rec-bm25 -d jp.db --index || exit 1
+test_ok '"japanese pop songs": pop or its Japanese kinds, those first' \
+	'intent jp.db "japanese pop songs" > out &&
+	 grep -q "^need:\[\"genre:pop|j-pop|city pop\"\]" out &&
+	 ids jp.db "japanese pop songs" | cut -d" " -f1-2 | grep -qx "j1 j2\|j2 j1"'
 test_ok 'a last name shared with a lesser name is the better known creator' \
 	'intent rivals.db "some Mozart please" | grep -q "^liked_creators:\[\"Wolfgang Amadeus Mozart\"\]" &&
 	 intent rivals.db "some Vale please" | grep -q "^liked_creators:\[\]"'
