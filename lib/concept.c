@@ -249,10 +249,10 @@ narrower(const char *v, const char *need)
 		n = strcspn(need, "|");
 		if (!n || len <= n)
 			continue;
-		for (p = v; (p = strstr(p, need)) && p < v + len; p++)
-			if ((p == v || p[-1] == ' ' || p[-1] == '-') &&
-			    (p + n == v + len || p[n] == ' ' || p[n] == '-' ||
-			    p[n] == '|'))
+		for (p = v; p + n <= v + len; p++)
+			if (!strncmp(p, need, n) && (p == v || p[-1] == ' ' ||
+			    p[-1] == '-') && (p + n == v + len || p[n] == ' ' ||
+			    p[n] == '-'))
 				return 1;
 	}
 	return 0;
@@ -271,7 +271,7 @@ rec_concepts_narrower(struct rec_intent *in)
 			const char *p = rec_facet_split(in->prefer.v[k], NULL);
 			for (; *p; p += m + (p[m] == '|')) {
 				char *v = xstrndup(p, m = strcspn(p, "|"));
-				if (narrower(v, need) && !listed(need, v))
+				if (narrower(v, need) && !listed(b.data, v))
 					rec_buf_printf(&b, "|%s", v);
 				free(v);
 			}

@@ -332,9 +332,6 @@ int rec_tag_rare_theme(const struct rec_kb *kb, const struct rec_strs *s);
  * vals */
 void rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
     struct rec_strs *vals);
-/* Links the unused words of ws to the catalog: names (creators, titles,
- * collections) with the evidence they need, then the lexicon's
- * concepts, then tag values; the rest becomes words of meaning. */
 /* colls.c: the longest span at i (six words at most) that h holds, its
  * words in g, or 0; the collections named, and where a creator is named
  * with one, the creator's word (its key in *ck), else (size_t)-1 */
@@ -342,6 +339,9 @@ size_t rec_link_longest(const struct rec_words *ws, size_t i,
     const struct rec_hash *h, struct rec_buf *g);
 size_t rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, size_t *ck);
+/* Links the unused words of ws to the catalog: names (creators, titles,
+ * collections) with the evidence they need, then the lexicon's
+ * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
 /* creator k of kb named at word i: asked for, a model ("like X"), or
  * turned down, as the words around it say */

@@ -159,7 +159,8 @@ reaction(const struct rec_words *ws, size_t i, size_t n)
 		return 0;
 	if (n >= 2 && rec_words_listed(taste, ws->w[i])) {
 		for (j = i + 1; j < i + n; j++)
-			if (!rec_words_listed(around, ws->w[j]))
+			if (!rec_words_listed(around, ws->w[j]) &&
+			    !rec_words_listed(taste, ws->w[j]))
 				return 0;
 	} else if (n != 1 || !(rec_words_listed(praise, ws->w[i]) ||
 	    rec_words_listed(fond, ws->w[i])))

@@ -374,15 +374,11 @@ ground(struct rec_kb *kb)
 			else if (any)
 				g->prefer = xstrdup(need.data);
 		}
-		/* to prefer: a category, or a tag on one item in 2,000
-		 * ("j-pop") */
 		if (x->prefer) {
 			copy = xstrdup(x->prefer);
 			for (tok = strtok_r(copy, "|", &save); tok;
 			    tok = strtok_r(NULL, "|", &save))
-				if (rec_kb_category(kb, tok, &hard) ||
-				    rec_kb_tag_on(kb, rec_hash_get(&kb->tag,
-				    tok, strlen(tok)), 2000))
+				if (rec_kb_category(kb, tok, &hard))
 					rec_buf_printf(&pref, "%s%s", pref.len ?
 					    "|" : "", tok);
 			free(copy);

@@ -327,9 +327,9 @@ const struct rec_concept rec_concepts[] = {
 	  "gospel|christian|worship|ccm|praise|christian rock", NULL, NULL, 0,
 	  { NONE, NONE, NONE }, NULL },
 	/* languages sung or spoken in, by their names in the five
-	 * languages: what the catalog's tags call them, the plainest of
-	 * them preferred ("japanese city pop": Japanese songs first, not
-	 * the best known pop) */
+	 * languages: what the catalog's tags call them, and the categories
+	 * of them preferred where the catalog has such ("japanese pop":
+	 * j-pop first, not the best known pop) */
 	{ "spanish", REC_FACET_THEME,
 	  "spanish|in spanish|espanol|espanola|en espanol|castellano|"
 	  "hispanic|spanisch|espagnol|en espagnol|espanhol",

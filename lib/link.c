@@ -387,8 +387,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
-	    (!strong && n == 1 && (g.len < 6 || rec_kb_english(kb, g.data,
-	    1))) || (!strong && n > 4)) {
+	    (!strong && n == 1 && (g.len < 6 || !kb->english.n ||
+	    rec_kb_english(kb, g.data, 1))) || (!strong && n > 4)) {
 		rec_buf_free(&g);
 		return 0;
 	}
@@ -396,10 +396,11 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	 * the language is itself, and only a title spelt so */
 	spelt = n == 1 && rec_kb_english(kb, g.data, 1);
 	k = spelt || rec_hash_get(&kb->creator, g.data, g.len) != (size_t)-1 ?
-	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 ?
-	    2 : 1);
-	/* one word spelt wrong without a cue ("some metalica"): only a
-	 * creator of many items */
+	    (size_t)-1 : rec_kb_closest(&kb->creator, g.data, g.len >= 10 &&
+	    (strong || n > 1) ? 2 : 1);
+	/* one word spelt wrong without a cue ("some metalica"), where
+	 * the language's words are known: an edit away from a creator of
+	 * many items */
 	if (k != (size_t)-1 && !strong && n == 1 && kb->ccount[k] < 10)
 		k = (size_t)-1;
 	if (k != (size_t)-1) {
@@ -510,20 +511,22 @@ singular_tag(const struct rec_kb *kb, struct rec_buf *g, int plural)
 	return found;
 }
 
-/* a tag of two words, on three items or more, where the lexicon would
- * read a genre in one of them and leave the other ("electro swing",
- * "city pop", "happy hardcore"): both words of meaning, no number, and
- * no mood or occasion of the lexicon's among them (those carry more:
- * "sad songs", "dance party") */
+/* a tag of two words, on three items and one in 3,000 or more, where
+ * the lexicon would read a genre in one of them and leave the other
+ * ("electro swing", "city pop"): both words of meaning, no number, and
+ * no other word of the lexicon's among them (a mood or an occasion
+ * carries more: "sad songs", "dance party"; two genres named together
+ * must both hold: "horror comedy") */
 static int
 genre_pair(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
     size_t k)
 {
 	size_t j, m;
 	long c;
-	int genre = 0;
+	int genres = 0;
 
-	if (k == (size_t)-1 || kb->tagcount[k] < 3)
+	if (k == (size_t)-1 || kb->tagcount[k] < 3 || !rec_kb_tag_on(kb, k,
+	    3000))
 		return 0;
 	for (j = i; j < i + 2; j++) {
 		if (rec_lex_filler(ws->w[j]) || isdigit((unsigned char)
@@ -534,9 +537,9 @@ genre_pair(const struct rec_kb *kb, const struct rec_words *ws, size_t i,
 		/* the lexicon's own phrase for both ("sci fi") reads them */
 		if (m > 1 || rec_concepts[c].facet != REC_FACET_GENRE)
 			return 0;
-		genre = 1;
+		genres++;
 	}
-	return genre;
+	return genres == 1;
 }
 
 /* spans of from down to to words that are values of the catalog's tag
@@ -651,10 +654,6 @@ join_alternatives(const struct rec_words *ws, struct rec_intent *in,
 	in->need.n = j;
 }
 
-/* "add Not Afraid by Eminem", "Legends Never Die by Juice WRLD": a
- * negation inside a title named with its creator is a word of the
- * title.  It is given back to the title, and the creator after it is
- * out of its scope. */
 /* 1 when a phrase of the lexicon starting inside the n words at i
  * runs on past them: "while working out" is working out, not "while
  * working" and an "out" */
@@ -670,6 +669,10 @@ overlapped(const struct rec_words *ws, size_t i, size_t n)
 	return 0;
 }
 
+/* "add Not Afraid by Eminem", "Legends Never Die by Juice WRLD": a
+ * negation inside a title named with its creator is a word of the
+ * title.  It is given back to the title, and the creator after it is
+ * out of its scope. */
 static void
 negation_in_titles(struct rec_kb *kb, struct rec_words *ws)
 {

@@ -744,7 +744,7 @@ subkind(struct rec_kb *kb, struct rec_words *ws)
 	static const char *const verb[] = { "hate", "like", "love", "enjoy",
 	    "stand", "want", "need", "watch", "watching", "hear", "play",
 	    "listen", "dislike", "mind", "any", "more", "much", "many",
-	    "some", "fan", "by", "from", "of", "like", NULL };
+	    "some", "fan", "by", NULL };
 	struct rec_buf g = {0};
 	size_t i, n;
 

@@ -530,7 +530,8 @@ test_ok 'one word of a name of two is the person; of a band name it is a word' \
 { echo id,title,artist
   for i in 1 2 3; do echo "wm$i,Sonata $i,Wolfgang Amadeus Mozart"; done
   echo "ml,Track,Mozart La Para"
-  for i in 1 2; do echo "ja$i,Piece $i,Jan Vale"; echo "vb$i,Tune $i,Vale Brothers Band"; done; } > rivals.csv
+  for i in 1 2 3; do echo "ja$i,Piece $i,Jan Vale"; done
+  for i in 1 2; do echo "vb$i,Tune $i,Vale Brothers Band"; done; } > rivals.csv
 rec-import -d rivals.db items -i id -r title=title -r artist=creator rivals.csv &&
 	rec-bm25 -d rivals.db --index || exit 1
 # a creator whose name is a word of the tags ("future bass"), turned
@@ -557,6 +558,24 @@ test_ok '"japanese pop songs": pop or its Japanese kinds, those first' \
 	'intent jp.db "japanese pop songs" > out &&
 	 grep -q "^need:\[\"genre:pop|j-pop|city pop\"\]" out &&
 	 ids jp.db "japanese pop songs" | cut -d" " -f1-2 | grep -qx "j1 j2\|j2 j1"'
+# one misspelt word alone: a creator of ten items or more an edit away,
+# never a word of the language ("sounded"), nor one of three items
+{ echo id,title,artist,genre
+  for i in 0 1 2 3 4 5 6 7 8 9; do echo "me$i,Song $i,Metallica,metal"; echo "sx$i,Tune $i,Soundes,pop"; done
+  for i in 1 2 3; do echo "ra$i,Piece $i,Radiohead,rock"; done
+  for i in 1 2 3; do echo "es$i,Swing $i,Band $i,electro swing"; done
+  echo "vx,Old Stomp,Crew X,velvet stomp"
+  for i in 1 2 3 4 5 6; do echo "ve$i,Soft $i,Group $i,velvet"; echo "st$i,Loud $i,Group $i,stomp"; done; } > spelt.csv
+rec-import -d spelt.db items -i id -r title=title -r artist=creator -S genre="|" spelt.csv &&
+	rec-bm25 -d spelt.db --index || exit 1
+test_ok 'one misspelt word with no cue: "some metalica" is Metallica, "it sounded" no Soundes, "radiohed" no band of three' \
+	'intent spelt.db "some metalica" | grep -q "^liked_creators:\[\"Metallica\"\]" &&
+	 intent spelt.db "it sounded great" | grep -q "^liked_creators:\[\]" &&
+	 intent spelt.db "some radiohed" | grep -q "^liked_creators:\[\]"'
+test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of two common tags apart ("velvet stomp")' \
+	'intent spelt.db "some electro swing" | grep -q "^tags:\[\"genre:electro swing\"\]" &&
+	 intent spelt.db "velvet stomp" > out && ! grep -q "velvet stomp" out &&
+	 grep -q "^tags:\[\"genre:velvet\",\"genre:stomp\"\]" out'
 test_ok 'a last name shared with a lesser name is the better known creator' \
 	'intent rivals.db "some Mozart please" | grep -q "^liked_creators:\[\"Wolfgang Amadeus Mozart\"\]" &&
 	 intent rivals.db "some Vale please" | grep -q "^liked_creators:\[\]"'
