@@ -113,6 +113,9 @@ struct rec_intent {
 	int fill;		/* the critic's: the best-known under the
 				 * constraints fill what the topic left
 				 * short; this turn only */
+	size_t carried;		/* the last of liked_creators that earlier
+				 * turns named, not this one; this turn
+				 * only */
 	struct rec_cons cons[REC_MAXC];
 	int ncons;
 	int popular;		/* 1 popular, 2 the best, -1 not mainstream */
@@ -438,6 +441,11 @@ void rec_intent_parse(struct rec_kb *kb, const char *message,
  * request before, which stays whole); whether in says nothing new
  * (thanks, chit-chat, "sounds good") */
 int rec_intent_has_subject(const struct rec_intent *in);
+/* state.c: a factor of a score for rec-rank -b that halves the items of
+ * the creators liked in earlier turns, not named in this one, of whom
+ * four songs or more were shown: the person has had theirs (CPCD) */
+void rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b);
 void rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
     int cont);
 int rec_intent_nothing_new(const struct rec_intent *in);

@@ -182,6 +182,12 @@ const struct rec_concept rec_concepts[] = {
 	  "games|jugar|jeux",
 	  "electronic|video game music|soundtrack|chiptune|edm|dubstep",
 	  NULL, NULL, 0, { N("energy", ">=", 0.6), NONE, NONE }, NULL },
+	{ "black and white", REC_FACET_ERA,
+	  "black and white|black-and-white|b&w|blanco y negro|"
+	  "en blanco y negro|noir et blanc|en noir et blanc|schwarzweiss|"
+	  "schwarz weiss|preto e branco",
+	  "black and white|b&w|film noir", NULL, NULL, 0,
+	  { N("year", "<", 1965), NONE, NONE }, NULL },
 	{ "nostalgia", REC_FACET_ERA,
 	  "nostalgia|nostalgic|throwback|throwbacks|good old days|retro",
 	  "oldies|80s|90s|70s|classic rock|classic|retro", NULL, NULL, 0,

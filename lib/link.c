@@ -550,7 +550,7 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
     struct need_span *sp, size_t *nsp, size_t from, size_t to)
 {
 	struct rec_buf g = {0};
-	size_t n, i, before, k;
+	size_t n, i, before, k, m;
 
 	for (n = from; n >= to && n >= 1; n--)
 		for (i = 0; i + n <= ws->n; i++) {
@@ -582,6 +582,10 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 				continue;
 			if (n == 2 && from == 2 && to == 2 &&
 			    !genre_pair(kb, ws, i, k))
+				continue;
+			/* a phrase of the lexicon's, all of it ("black and
+			 * white": an era too), is the lexicon's to read */
+			if (to > 1 && rec_concept_at(ws, i, &m) >= 0 && m >= n)
 				continue;
 			before = in->need.n;
 			add_tag(kb, ws, i, in, g.data);

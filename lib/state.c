@@ -179,11 +179,13 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	 * as earlier seeds, weaker */
 	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
 	if (cont || !rec_intent_has_subject(in)) {
+		size_t own = in->liked_creators.n;
 		rec_strs_copy(&in->liked_items, &prev->liked_items);
 		/* "the same, by a different band": the creators so far
 		 * show the way, and others play */
 		rec_strs_copy(in->others ? &in->similar : &in->liked_creators,
 		    &prev->liked_creators);
+		in->carried = in->liked_creators.n - own;
 		rec_strs_copy(&in->similar, &prev->similar);
 		rec_strs_copy(&in->colls, &prev->colls);
 		drop = set & ~(1u << REC_FACET_GENRE);
@@ -288,4 +290,34 @@ rec_intent_nothing_new(const struct rec_intent *in)
 	    !in->disliked_items.n && !in->disliked_creators.n &&
 	    !in->disliked_tags.n && !in->seen.n && !in->need.n &&
 	    !in->prefer.n && !in->similar.n && !in->concepts.n;
+}
+
+void
+rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b)
+{
+	struct rec_buf k = {0}, names = {0};
+	size_t i, j, n;
+
+	for (i = in->liked_creators.n - in->carried; kb->c_creator &&
+	    i < in->liked_creators.n; i++) {
+		const char *name = in->liked_creators.v[i];
+		rec_buf_reset(&k);
+		rec_song_key(&k, name, 1);
+		for (j = n = 0; k.len && j < in->shown_keys.n; j++) {
+			const char *t = strchr(in->shown_keys.v[j], '\t');
+			n += t && !strcmp(t + 1, k.data);
+		}
+		if (n < 4)
+			continue;
+		rec_buf_adds(&names, names.len ? " or startswith(" :
+		    "startswith(");
+		rec_json_string(&names, name, strlen(name));
+		rec_buf_adds(&names, ")");
+	}
+	if (names.len)
+		rec_buf_printf(b, " * (if ((.item.\"%s\" // \"\") | %s) then "
+		    "0.5 else 1 end)", kb->c_creator, names.data);
+	rec_buf_free(&k);
+	rec_buf_free(&names);
 }

@@ -195,4 +195,16 @@ test_ok '"any others like that one?" after two songs shown: they are the model; 
 	 fresh && talk tunes.db "5 rock songs" "any others like that?" > /dev/null &&
 	 state | grep -q "^liked_items:\[\]" && state | grep -q "^tags:\[\"genre:rock\""'
 
+# a creator liked before, not named now, of whom four songs were shown:
+# theirs count less; named again, not
+{ echo id,title,artist,genre
+  for i in 1 2 3 4 5 6 7 8 9; do echo "g$i,Gull Song $i,The Gulls,rock"; echo "o$i,Other Song $i,Other Band $i,rock"; done; } > worn.csv &&
+	rec-import -d worn.db items -i id -r title=title -r artist=creator -l genre worn.csv &&
+	rec-bm25 -d worn.db --index || exit 1
+test_ok 'a creator had enough of: "I love The Gulls", "great, more please"' \
+	'fresh && talk worn.db "I love The Gulls" "great, more please" "songs by The Gulls" > /dev/null &&
+	 ! sed -n 1p s.jsonl | grep -q "startswith" &&
+	 sed -n 2p s.jsonl | grep -q "startswith(\\\\\"The Gulls\\\\\")" &&
+	 ! sed -n 3p s.jsonl | grep -q "startswith"'
+
 done_testing

@@ -576,6 +576,21 @@ test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of tw
 	'intent spelt.db "some electro swing" | grep -q "^tags:\[\"genre:electro swing\"\]" &&
 	 intent spelt.db "velvet stomp" > out && ! grep -q "velvet stomp" out &&
 	 grep -q "^tags:\[\"genre:velvet\",\"genre:stomp\"\]" out'
+# a genre kept to anyway is no part of the topic's search ("funny
+# zombie movies": the search is for zombies among the comedies); "black
+# and white" is an era, before the tag of that name
+{ printf '%s\n' 'movieId,title,genres,tags' '1,Shaun of the Dead (2004),Comedy|Horror,zombies' \
+	'2,Zombie Fun (2010),Comedy,zombies' '5,Night of the Dead (1968),Horror,zombies' \
+	'7,Silent Laughs (1931),Comedy,black and white|funny' '8,Old Drama (1950),Drama,black and white'
+  awk 'BEGIN { for (i = 10; i < 310; i++) printf "%d,Laughs %d (%d),Comedy,funny|hilarious|comedy\n", i, i, 1950 + i % 60 }'; } > zc.csv &&
+	rec-import -d zc.db items -i movieId -S genres="|" -S tags="|" \
+	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date zc.csv &&
+	rec-bm25 -d zc.db --index || exit 1
+test_ok '"funny zombie movies": zombies searched among the comedies kept to' \
+	'rec-plan -d zc.db "funny zombie movies" | grep -q "topic -k 300 -f genres -f tags -- zombies <"'
+test_ok '"old black and white comedies": before 1965' \
+	'rec-plan -d zc.db --json "old black and white comedies" | grep -q "\"column\":\"year\",\"op\":\"<\",\"value\":1965" &&
+	 ids zc.db "old black and white comedies" | grep -q "^7 "'
 test_ok 'a last name shared with a lesser name is the better known creator' \
 	'intent rivals.db "some Mozart please" | grep -q "^liked_creators:\[\"Wolfgang Amadeus Mozart\"\]" &&
 	 intent rivals.db "some Vale please" | grep -q "^liked_creators:\[\]"'
