@@ -292,9 +292,11 @@ const struct rec_concept rec_concepts[] = {
 	  "musical", NULL, 0, { NONE, NONE, NONE }, NULL },
 	/* music genres by other names */
 	{ "hip hop", REC_FACET_GENRE,
-	  "hip hop|hiphop|hip-hop|rap|rapper|rappers|trap|old school rap",
+	  "hip hop|hiphop|hip-hop|rap|rapper|rappers|trap|drill|grime|"
+	  "old school rap|gangster rap|gangsta rap",
 	  "hip hop|rap|hip-hop|trap|gangster rap|southern hip hop",
-	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE }, NULL },
+	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE },
+	  "trap|drill|grime|gangster rap|old school rap" },
 	{ "r&b", REC_FACET_GENRE, "r&b|rnb|r b|r and b|rhythm and blues",
 	  "r&b|rnb|soul|neo soul|urban contemporary", "r&b", NULL, 0,
 	  { NONE, NONE, NONE }, NULL },

@@ -536,11 +536,13 @@ rec-import -d rivals.db items -i id -r title=title -r artist=creator rivals.csv 
 	rec-bm25 -d rivals.db --index || exit 1
 # a creator whose name is a word of the tags ("future bass"), turned
 # down after "by": the creator, not a kind of the genre
-printf 'id,title,artist,genre\nf1,Mask Off,Future,trap\nf2,Life Is Good,Future,trap\nf3,Low Life,Future,trap\nb1,Song A,Bass Kid,future bass\nb2,Song B,Other Crew,trap\nb3,Song C,Drive By,drive by\n' > fut.csv &&
+printf 'id,title,artist,genre\nf1,Mask Off,Future,trap\nf2,Life Is Good,Future,trap\nf3,Low Life,Future,trap\nb1,Song A,Bass Kid,future bass\nb2,Song B,Other Crew,trap\nb3,Song C,Drive By,drive by\nr1,Verse One,MC One,rap\nr2,Verse Two,MC Two,hip hop\n' > fut.csv &&
 	rec-import -d fut.db items -i id -r title=title -r artist=creator -l genre fut.csv &&
 	rec-bm25 -d fut.db --index || exit 1
 test_ok '"trap but nothing by Future": Future is turned down' \
 	'intent fut.db "trap but nothing by Future" | grep -q "^disliked_creators:\[\"Future\"\]"'
+test_ok '"some trap music": trap, a kind of hip hop, is the topic' \
+	'intent fut.db "some trap music" | grep -q "^tags:\[\"genre:trap\"\]"'
 # an album named with its creator's possessive
 printf 'id,title,artist,album\np1,When Doves Cry,Prince,Purple Rain\np2,Take Me with U,Prince,Purple Rain\np3,Kiss,Prince,Parade\no1,Rain Song,Other Band,Grey Skies\n' > albums.csv &&
 	rec-import -d albums.db items -i id -r title=title -r artist=creator -r album=collection albums.csv &&
