@@ -281,3 +281,40 @@ rec_concepts_narrower(struct rec_intent *in)
 		rec_buf_free(&b);
 	}
 }
+
+void
+rec_concepts_kept_anyway(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_strs *g)
+{
+	struct rec_strs r = {0}, left = {0};
+	size_t i, c, k;
+
+	for (i = 0; i < in->concepts.n; i++)
+		for (c = 0; c < kb->nground && rec_concepts[c].name; c++) {
+			const struct rec_ground *gr = &kb->ground[c];
+			struct rec_buf b = {0};
+			if (strcmp(rec_concepts[c].name, in->concepts.v[i]) ||
+			    !gr->need)
+				continue;
+			rec_buf_printf(&b, "%s:%s", rec_facet_name(
+			    rec_concepts[c].facet), gr->need);
+			/* not a narrower kind said ("heist" of crime) */
+			if (rec_strs_has(&in->need, b.data, 0))
+				for (k = 0; k < gr->tags.n; k++)
+					if (!rec_concepts[c].kinds ||
+					    !listed(rec_concepts[c].kinds,
+					    gr->tags.v[k]))
+						rec_strs_add(&r, gr->tags.v[k]);
+			rec_buf_free(&b);
+		}
+	for (i = 0; r.n && i < g->n; i++)
+		if (!rec_strs_has(&r, rec_facet_split(g->v[i], NULL), 0))
+			rec_strs_add(&left, g->v[i]);
+	if (left.n && left.n < g->n) {
+		rec_strs_free(g);
+		*g = left;
+	} else
+		rec_strs_free(&left);
+	rec_strs_free(&r);
+}
+

@@ -430,6 +430,12 @@ void rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in);
 /* a need widened by the kinds of it preferred ("japanese pop": pop,
  * or j-pop and city pop, which are kinds of pop) */
 void rec_concepts_narrower(struct rec_intent *in);
+/* the tags of a genre kept to anyway ("comedy" of "funny zombie
+ * movies": every item left is one), but a narrower kind said, left out
+ * of the group g of a search where it has others: the search is about
+ * zombies */
+void rec_concepts_kept_anyway(const struct rec_kb *kb,
+    const struct rec_intent *in, struct rec_strs *g);
 
 /* parse.c: parses message (with the previous turn's intent and shown
  * items for references, or NULL) into in, by rules */

@@ -56,7 +56,9 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    "obscure", "lesser known", "less known", "little known",
 	    "hidden gems", "hidden gem", "deep cuts", "niche", "unknown",
 	    "indie gems", "underrated", "under the radar", "poco conocidas",
-	    "peu connues", "unbekannte", NULL };
+	    "peu connues", "unbekannte", "nobody has heard of",
+	    "no one has heard of", "nobody knows", "no one knows",
+	    "never heard of", NULL };
 	static const char *const best[] = { "best", "top rated",
 	    "highest rated", "greatest", "masterpiece", "masterpieces",
 	    "acclaimed", "critically acclaimed", "must see", "must watch",
@@ -66,8 +68,11 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	    "classics", "blockbuster", "blockbusters", "trending", "viral",
 	    "populares", "populaires", "beliebte", "exitos", "tubes", NULL };
 	size_t i;
+	int found = 0;
 
-	/* a negation would read "not popular" as a dislike: first */
+	/* a negation would read "not popular" as a dislike: first; every
+	 * phrase of it is used ("underground hip hop nobody has heard
+	 * of") */
 	for (i = 0; niche[i]; i++) {
 		const char *one[] = { niche[i], NULL };
 		struct rec_words *w = ws;
@@ -80,11 +85,15 @@ popularity(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 			    (j > 0 && w->used[j - 1] && rec_lex_negation(
 			    w->w[j - 1]) && (n = 0))) {
 				mark(w, j, n);
+				if (!found)
+					rec_intent_said(in, "%s",
+					    "not too mainstream");
 				in->popular = -1;
-				rec_intent_said(in, "%s", "not too mainstream");
-				return;
+				found = 1;
 			}
 	}
+	if (found)
+		return;
 	/* "not too mainstream" once the negation took "not" */
 	for (i = 0; i < ws->n; i++)
 		if (ws->neg[i] && !ws->used[i] && (at(ws, i, "mainstream") ||

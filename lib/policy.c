@@ -103,41 +103,6 @@ nth(char *b, size_t size, const char *kind, size_t i)
 	return b;
 }
 
-/* The tags of a genre kept to anyway ("comedy" of "funny zombie
- * movies": every item left is one) are left out of its group's search
- * where the group has others: the search is about zombies. */
-static void
-kept_anyway(struct rec_kb *kb, const struct rec_intent *in,
-    struct rec_strs *g)
-{
-	struct rec_strs r = {0}, left = {0};
-	size_t i, c, k;
-
-	for (i = 0; i < in->concepts.n; i++)
-		for (c = 0; c < kb->nground && rec_concepts[c].name; c++) {
-			const struct rec_ground *gr = &kb->ground[c];
-			struct rec_buf b = {0};
-			if (strcmp(rec_concepts[c].name, in->concepts.v[i]) ||
-			    !gr->need)
-				continue;
-			rec_buf_printf(&b, "%s:%s", rec_facet_name(
-			    rec_concepts[c].facet), gr->need);
-			if (rec_strs_has(&in->need, b.data, 0))
-				for (k = 0; k < gr->tags.n; k++)
-					rec_strs_add(&r, gr->tags.v[k]);
-			rec_buf_free(&b);
-		}
-	for (i = 0; r.n && i < g->n; i++)
-		if (!rec_strs_has(&r, rec_facet_split(g->v[i], NULL), 0))
-			rec_strs_add(&left, g->v[i]);
-	if (left.n && left.n < g->n) {
-		rec_strs_free(g);
-		*g = left;
-	} else
-		rec_strs_free(&left);
-	rec_strs_free(&r);
-}
-
 /* "WHEN (one of the tags of g) THEN i" of a CASE over the genres named
  * apart, appended to b */
 static void
@@ -437,7 +402,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		for (i = 0; i < ng; i++) {
 			char name[32];
-			kept_anyway(kb, in, &g[i]);
+			rec_concepts_kept_anyway(kb, in, &g[i]);
 			rec_buf_reset(&w);
 			rec_tag_words(kb, in, &g[i], &w);
 			if (w.len && kb->has_bm25) {

@@ -583,13 +583,16 @@ test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of tw
 # and white" is an era, before the tag of that name
 { printf '%s\n' 'movieId,title,genres,tags' '1,Shaun of the Dead (2004),Comedy|Horror,zombies' \
 	'2,Zombie Fun (2010),Comedy,zombies' '5,Night of the Dead (1968),Horror,zombies' \
-	'7,Silent Laughs (1931),Comedy,black and white|funny' '8,Old Drama (1950),Drama,black and white'
+	'7,Silent Laughs (1931),Comedy,black and white|funny' '8,Old Drama (1950),Drama,black and white' \
+	'20,Big Score (1990),Crime,heist|clever' '21,Cops (1995),Crime,police|crime'
   awk 'BEGIN { for (i = 10; i < 310; i++) printf "%d,Laughs %d (%d),Comedy,funny|hilarious|comedy\n", i, i, 1950 + i % 60 }'; } > zc.csv &&
 	rec-import -d zc.db items -i movieId -S genres="|" -S tags="|" \
 	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date zc.csv &&
 	rec-bm25 -d zc.db --index || exit 1
 test_ok '"funny zombie movies": zombies searched among the comedies kept to' \
 	'rec-plan -d zc.db "funny zombie movies" | grep -q "topic -k 300 -f genres -f tags -- zombies <"'
+test_ok '... but a narrower kind said stays: "a clever heist movie" searches heist among crime' \
+	'rec-plan -d zc.db "a clever heist movie" | grep -q "topic -k 300 -f genres -f tags -- .heist clever."'
 test_ok '"old black and white comedies": before 1965' \
 	'rec-plan -d zc.db --json "old black and white comedies" | grep -q "\"column\":\"year\",\"op\":\"<\",\"value\":1965" &&
 	 ids zc.db "old black and white comedies" | grep -q "^7 "'
