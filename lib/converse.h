@@ -345,6 +345,10 @@ size_t rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
 /* Links the unused words of ws to the catalog: names (creators, titles,
  * collections) with the evidence they need, then the lexicon's
  * concepts, then tag values; the rest becomes words of meaning. */
+/* evidence.c: whether the n words at i say how the last answer went
+ * ("Love it!", "Absolutely!"), no name; with n 0, whether i's clause
+ * is such */
+int rec_link_reaction(const struct rec_words *ws, size_t i, size_t n);
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
 /* creator k of kb named at word i: asked for, a model ("like X"), or
  * turned down, as the words around it say */

@@ -148,29 +148,42 @@ reaction(const struct rec_words *ws, size_t i, size_t n)
 	    "they", "that", "thats", "this", "it", "its", "were", "was",
 	    "are", "is", "all", "simply", "quite", "too", "sounds", "sound",
 	    "look", "looks", "yes", "yeah", "ok", "okay", "both", "them",
-	    "definitely", "totally", "how", NULL };
+	    "definitely", "totally", "how", "much", "better", "now", "thank",
+	    "thanks", "you", "please", NULL };
 	/* "love it!", "I like them all": a verb of taste and what it
-	 * points back to */
+	 * points back to; "Oh yes", "Absolutely!": a yes */
 	static const char *const taste[] = { "love", "loved", "loving",
 	    "like", "liked", "enjoy", "enjoyed", "dig", "i", "we", NULL };
-	size_t j;
+	static const char *const yes[] = { "yes", "yeah", "yep", "yup", "ok",
+	    "okay", "sure", "absolutely", "definitely", "totally", "exactly",
+	    "oh", NULL };
+	const char *const *sets[] = { praise, fond, taste, yes, around };
+	size_t j, k;
+	int ok;
 
 	if (ws->quoted[i])
 		return 0;
-	if (n >= 2 && rec_words_listed(taste, ws->w[i])) {
-		for (j = i + 1; j < i + n; j++)
-			if (!rec_words_listed(around, ws->w[j]) &&
-			    !rec_words_listed(taste, ws->w[j]))
-				return 0;
-	} else if (n != 1 || !(rec_words_listed(praise, ws->w[i]) ||
-	    rec_words_listed(fond, ws->w[i])))
-		return 0;
-	for (j = 0; j < ws->n; j++)
-		if (j != i && ws->clause[j] == ws->clause[i] &&
-		    !rec_words_listed(around, ws->w[j]) &&
-		    !rec_words_listed(taste, ws->w[j]))
-			return 0;
-	return 1;
+	/* the first word a word of praise, taste or yes (not "it" alone:
+	 * a title), and every word of the clause one of reaction */
+	for (k = ok = 0; k < 4; k++)
+		ok |= rec_words_listed(sets[k], ws->w[i]) && (n >= 2 || k != 2);
+	for (j = 0; ok && j < ws->n; j++)
+		if (ws->clause[j] == ws->clause[i])
+			for (k = 0, ok = 0; k < 5 && !ok; k++)
+				ok = rec_words_listed(sets[k], ws->w[j]);
+	return ok;
+}
+
+int
+rec_link_reaction(const struct rec_words *ws, size_t i, size_t n)
+{
+	size_t j;
+
+	/* n 0: any word of i's clause says it */
+	for (j = 0; !n && j < ws->n; j++)
+		if (ws->clause[j] == ws->clause[i] && reaction(ws, j, 1))
+			return 1;
+	return n && reaction(ws, i, n);
 }
 
 /* "favorite artist", "one of my favorites", "a great movie": a tag of

@@ -135,7 +135,8 @@ const struct rec_concept rec_concepts[] = {
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
 	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE }, NULL },
 	{ "sleep", REC_FACET_ACTIVITY,
-	  "sleep|sleeping|asleep|bedtime|fall asleep|dormir|schlafen|"
+	  "sleep|sleeping|asleep|bedtime|fall asleep|fall asleep at night|"
+	  "asleep at night|sleep at night|sleeping at night|dormir|schlafen|"
 	  "einschlafen|sommeil|dormi|nap",
 	  "sleep|ambient|calm|relax|piano|lullaby|relaxing|soft", NULL, NULL,
 	  1, { N("energy", "<", 0.4), NONE, NONE }, NULL },
@@ -173,7 +174,8 @@ const struct rec_concept rec_concepts[] = {
 	  "folk|indie|acoustic|indie folk|americana|singer-songwriter|"
 	  "country", NULL, NULL, 0, { N("energy", ">=", 0.4), NONE, NONE }, NULL },
 	{ "night", REC_FACET_ACTIVITY,
-	  "night|late night|midnight|evening|nighttime|noche|nuit|nacht",
+	  "night|late night|late at night|midnight|evening|nighttime|noche|"
+	  "nuit|nacht",
 	  "chill|night|late night|smooth|r&b|soul|ambient|chillout|"
 	  "downtempo|trip-hop", NULL, NULL, 0,
 	  { N("energy", "<=", 0.65), NONE, NONE }, NULL },

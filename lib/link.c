@@ -387,6 +387,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    ((rare + 1 >= n && !rec_link_common(kb, ws->w[i]) &&
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
+	    rec_link_reaction(ws, i, n) ||
 	    (!strong && n == 1 && (g.len < 6 || !kb->english.n ||
 	    rec_kb_english(kb, g.data, 1))) || (!strong && n > 4)) {
 		rec_buf_free(&g);
@@ -861,7 +862,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		const char *w = ws->w[i];
 		int added;
 		if (ws->used[i] || rec_lex_filler(w) || strlen(w) < 3 ||
-		    isdigit((unsigned char)w[0]))
+		    isdigit((unsigned char)w[0]) || rec_link_reaction(ws, i, 0))
 			continue;
 		/* a word the catalog's encoder knows: chit-chat words
 		 * ("definitely", "tends") would only add noise */

@@ -226,6 +226,16 @@ test_ok '"love it!" is a reaction, not the song Love It; "play Love It" is' \
 	 rec-import -d loveit.db items -i id -r title=title -r artist=creator loveit.csv &&
 	 intent loveit.db "love it! can we add some more" | grep -q "^{\"liked_items\":\[\]" &&
 	 intent loveit.db "play Love It" | grep -q "^wanted:\[\"l1\"\]"'
+test_ok 'sleep at night is sleep, not the night'"'"'s smooth soul; "late at night" is the night' \
+	't "a playlist to help me fall asleep at night" | grep -q "^concepts:\[\"sleep\"\]" &&
+	 t "songs for late at night" > out && grep -q "^concepts:\[\"night\"\]" out &&
+	 grep -q "^words:\[\]" out'
+test_ok 'a clause of reaction names nothing and is no word of meaning: "Absolutely! Thank you!", "Oh yes that'"'"'s much better"' \
+	'printf "id,title,artist\na1,Absolutely,Band A\no1,Oh Yes,Band O\nb1,Better,Band B\n" > yes.csv &&
+	 rec-import -d yes.db items -i id -r title=title -r artist=creator yes.csv &&
+	 intent yes.db "Absolutely! Thank you!" > out && grep -q "^{\"liked_items\":\[\]" out && grep -q "^words:\[\]" out &&
+	 intent yes.db "Oh yes that'"'"'s much better." > out && grep -q "^{\"liked_items\":\[\]" out &&
+	 intent yes.db "play Absolutely" | grep -q "^wanted:\[\"a1\"\]"'
 test_ok 'comparatives of film genres: "something funnier", "scarier"' \
 	'f "something funnier" | grep -q "^concepts:\[\"funny\"\]" &&
 	 f "a scarier one" | grep -q "^concepts:\[\"scary\"\]"'
