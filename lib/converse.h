@@ -113,6 +113,10 @@ struct rec_intent {
 	int fill;		/* the critic's: the best-known under the
 				 * constraints fill what the topic left
 				 * short; this turn only */
+	int same_kind;		/* "now a scary one": the last subject's
+				 * kind (its theme, "zombies") goes on
+				 * under the new mood or genre; this turn
+				 * only */
 	size_t carried;		/* the last of liked_creators that earlier
 				 * turns named, not this one; this turn
 				 * only */
@@ -436,8 +440,8 @@ void rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in);
 void rec_concepts_narrower(struct rec_intent *in);
 /* the tags of a genre kept to anyway ("comedy" of "funny zombie
  * movies": every item left is one), but a narrower kind said, left out
- * of the group g of a search where it has others: the search is about
- * zombies */
+ * of the group g of a search where it has others: what is left is the
+ * subject, zombies */
 void rec_concepts_kept_anyway(const struct rec_kb *kb,
     const struct rec_intent *in, struct rec_strs *g);
 

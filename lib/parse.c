@@ -840,6 +840,10 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	if (prev && !cont && !rel && rec_intent_nothing_new(in) &&
 	    in->popular != 3)
 		cont = 1;
+	/* "now a serious, scary one": a word read just before "one" */
+	for (i = 1; prev && i < ws.n; i++)
+		in->same_kind |= (at(&ws, i, "one") || at(&ws, i, "ones")) &&
+		    ws.used[i - 1] && !ws.used[i];
 	if (prev)
 		rec_intent_merge(in, prev, cont &&
 		    !rec_intent_has_subject(in));

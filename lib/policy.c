@@ -169,6 +169,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	int liked_creators = 0, prefer = 0, audience = 0, earlier = 0, kept = 0;
 	int tagged = 0;
 	int mood = 0, rare = 0, boost = 0, wordtags = 0, era = 0, measured;
+	int subject = 0;
 	int sources;
 	size_t by_at;
 	struct rec_stage st;
@@ -402,7 +403,21 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		}
 		for (i = 0; i < ng; i++) {
 			char name[32];
-			rec_concepts_kept_anyway(kb, in, &g[i]);
+			/* the words of a genre kept to anyway left out: a
+			 * search of the subject ("zombies" of "funny zombie
+			 * movies") beside the topic's */
+			struct rec_strs sub = {0};
+			rec_strs_copy(&sub, &g[i]);
+			rec_concepts_kept_anyway(kb, in, &sub);
+			if (sub.n < g[i].n && !subject && kb->has_bm25) {
+				rec_buf_reset(&w);
+				rec_tag_words(kb, in, &sub, &w);
+				if (w.len) {
+					tag_stage(kb, p, "subject", "300", w.data);
+					subject = 1;
+				}
+			}
+			rec_strs_free(&sub);
 			rec_buf_reset(&w);
 			rec_tag_words(kb, in, &g[i], &w);
 			if (w.len && kb->has_bm25) {

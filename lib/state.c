@@ -257,8 +257,12 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 		rec_buf_printf(&g, "genre:%s", prev->themes.v[i]);
 		f = rec_strs_has(&prev->tags, g.data, 0) ? REC_FACET_GENRE :
 		    REC_FACET_THEME;
-		if (!(drop & (1u << f)) && !turned_down(in, prev->themes.v[i]))
+		if ((!(drop & (1u << f)) || in->same_kind) &&
+		    !turned_down(in, prev->themes.v[i])) {
 			rec_strs_add(&in->themes, prev->themes.v[i]);
+			if (in->same_kind && f == REC_FACET_GENRE)
+				rec_strs_add(&in->tags, g.data);
+		}
 		rec_buf_free(&g);
 	}
 	for (c = 0; c < prev->ncons && in->ncons < REC_MAXC; c++) {

@@ -600,9 +600,15 @@ test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of tw
 	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date zc.csv &&
 	rec-bm25 -d zc.db --index || exit 1
 test_ok '"funny zombie movies": zombies searched among the comedies kept to' \
-	'rec-plan -d zc.db "funny zombie movies" | grep -q "topic -k 300 -f genres -f tags -- zombies <"'
+	'rec-plan -d zc.db "funny zombie movies" | grep -q "subject -k 300 -f genres -f tags -- zombies <"'
+test_ok '"now a serious, scary one" after "funny zombie movies": zombies, now horror; "now something scary" starts over' \
+	'rm -f s.jsonl && printf "%s\n" "funny zombie movies" "now a serious, scary one" |
+	 rec-chat -d zc.db -S s.jsonl | sed -n 2p | grep -o "\"id\":\"[^\"]*\"" | head -1 | grep -q "\"5\"" &&
+	 tail -1 s.jsonl | grep -q "\"themes\":\[\"zombies\"\]" &&
+	 rm -f s.jsonl && printf "%s\n" "funny zombie movies" "now something scary" | rec-chat -d zc.db -S s.jsonl > /dev/null &&
+	 tail -1 s.jsonl | grep -q "\"themes\":\[\]"'
 test_ok '... but a narrower kind said stays: "a clever heist movie" searches heist among crime' \
-	'rec-plan -d zc.db "a clever heist movie" | grep -q "topic -k 300 -f genres -f tags -- .heist clever."'
+	'rec-plan -d zc.db "a clever heist movie" | grep -q -e "-f genres -f tags -- .heist clever."'
 test_ok '"old black and white comedies": before 1965' \
 	'rec-plan -d zc.db --json "old black and white comedies" | grep -q "\"column\":\"year\",\"op\":\"<\",\"value\":1965" &&
 	 ids zc.db "old black and white comedies" | grep -q "^7 "'
