@@ -206,19 +206,16 @@ among(const struct rec_strs *l, const char *v)
 void
 rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in)
 {
-	size_t i, c;
+	size_t i;
 
 	for (i = 0; i < in->concepts.n; i++) {
 		const char *name = in->concepts.v[i];
 		const struct rec_ground *g;
 		const char *cats[2];
 		size_t k;
-		if (strncmp(name, "not:", 4))
-			continue;
-		for (c = 0; rec_concepts[c].name &&
-		    strcmp(rec_concepts[c].name, name + 4); c++)
-			;
-		if (!rec_concepts[c].name || c >= kb->nground)
+		int c;
+		if (strncmp(name, "not:", 4) || (c = rec_kb_concept(kb,
+		    name + 4)) < 0)
 			continue;
 		g = &kb->ground[c];
 		cats[0] = g->need;
@@ -287,26 +284,25 @@ rec_concepts_kept_anyway(const struct rec_kb *kb, const struct rec_intent *in,
     struct rec_strs *g)
 {
 	struct rec_strs r = {0}, left = {0};
-	size_t i, c, k;
+	struct rec_buf b = {0};
+	size_t i, k;
 
-	for (i = 0; i < in->concepts.n; i++)
-		for (c = 0; c < kb->nground && rec_concepts[c].name; c++) {
-			const struct rec_ground *gr = &kb->ground[c];
-			struct rec_buf b = {0};
-			if (strcmp(rec_concepts[c].name, in->concepts.v[i]) ||
-			    !gr->need)
-				continue;
-			rec_buf_printf(&b, "%s:%s", rec_facet_name(
-			    rec_concepts[c].facet), gr->need);
-			/* not a narrower kind said ("heist" of crime) */
-			if (rec_strs_has(&in->need, b.data, 0))
-				for (k = 0; k < gr->tags.n; k++)
-					if (!rec_concepts[c].kinds ||
-					    !listed(rec_concepts[c].kinds,
-					    gr->tags.v[k]))
-						rec_strs_add(&r, gr->tags.v[k]);
-			rec_buf_free(&b);
-		}
+	for (i = 0; i < in->concepts.n; i++) {
+		int c = rec_kb_concept(kb, in->concepts.v[i]);
+		const struct rec_ground *gr = c < 0 ? NULL : &kb->ground[c];
+		const char *kinds = c < 0 ? NULL : rec_concepts[c].kinds;
+		if (!gr || !gr->need)
+			continue;
+		rec_buf_reset(&b);
+		rec_buf_printf(&b, "%s:%s", rec_facet_name(
+		    rec_concepts[c].facet), gr->need);
+		/* not a narrower kind said ("heist" of crime) */
+		for (k = 0; rec_strs_has(&in->need, b.data, 0) &&
+		    k < gr->tags.n; k++)
+			if (!kinds || !listed(kinds, gr->tags.v[k]))
+				rec_strs_add(&r, gr->tags.v[k]);
+	}
+	rec_buf_free(&b);
 	for (i = 0; r.n && i < g->n; i++)
 		if (!rec_strs_has(&r, rec_facet_split(g->v[i], NULL), 0))
 			rec_strs_add(&left, g->v[i]);
@@ -317,4 +313,3 @@ rec_concepts_kept_anyway(const struct rec_kb *kb, const struct rec_intent *in,
 		rec_strs_free(&left);
 	rec_strs_free(&r);
 }
-

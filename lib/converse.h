@@ -455,11 +455,6 @@ void rec_intent_parse(struct rec_kb *kb, const char *message,
  * request before, which stays whole); whether in says nothing new
  * (thanks, chit-chat, "sounds good") */
 int rec_intent_has_subject(const struct rec_intent *in);
-/* state.c: a factor of a score for rec-rank -b that halves the items of
- * the creators liked in earlier turns, not named in this one, of whom
- * four songs or more were shown: the person has had theirs (CPCD) */
-void rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
-    struct rec_buf *b);
 void rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
     int cont);
 int rec_intent_nothing_new(const struct rec_intent *in);
@@ -841,6 +836,11 @@ void rec_demos_intent(const struct rec_intent *in, struct rec_buf *b);
 void rec_demos_record(const char *path, const char *request,
     const char *key, const char *value);
 
+/* plansql.c: a factor of a score for rec-rank -b that halves the items
+ * of the creators liked in earlier turns, not named in this one, of
+ * whom four songs or more were shown: the person has had theirs (CPCD) */
+void rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b);
 /* plansql.c: the SQL pieces of the policy.  The order of "the most
  * popular first" (best: "the best"); a creator's best-known items (at
  * most max, comma-separated, into ids); the categories kept to; the

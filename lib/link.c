@@ -388,8 +388,8 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	    !rec_link_common(kb, ws->w[i + n - 1])) || (strong && !quoted &&
 	    rare)))) ||
 	    rec_link_reaction(ws, i, n) ||
-	    (!strong && n == 1 && (g.len < 6 || !kb->english.n ||
-	    rec_kb_english(kb, g.data, 1))) || (!strong && n > 4)) {
+	    (!strong && n == 1 && (!kb->english.n || rec_kb_english(kb,
+	    g.data, 1))) || (!strong && n > 4)) {
 		rec_buf_free(&g);
 		return 0;
 	}
@@ -575,12 +575,14 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 				continue;
 			/* nor one of two words on two items, each word a
 			 * common tag ("classic soul": classic, soul) */
-			if (n == 2 && k != (size_t)-1 && kb->tagcount[k] < 3 &&
-			    rec_kb_tag_on(kb, rec_hash_get(&kb->tag, ws->w[i],
-			    strlen(ws->w[i])), 1000) && rec_kb_tag_on(kb,
-			    rec_hash_get(&kb->tag, ws->w[i + 1],
-			    strlen(ws->w[i + 1])), 1000))
-				continue;
+			if (n == 2 && k != (size_t)-1 && kb->tagcount[k] < 3) {
+				for (m = i; m < i + 2 && rec_kb_tag_on(kb,
+				    rec_hash_get(&kb->tag, ws->w[m],
+				    strlen(ws->w[m])), 1000); m++)
+					;
+				if (m == i + 2)
+					continue;
+			}
 			if (n == 2 && from == 2 && to == 2 &&
 			    !genre_pair(kb, ws, i, k))
 				continue;
@@ -714,6 +716,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	struct rec_hash seen = {0};
 	struct rec_buf g = {0}, stem = {0};
 	size_t i, n, content = 0;
+	int react = 0;
 
 	for (i = 0; i < ws->n; i++)
 		content += !rec_lex_filler(ws->w[i]);
@@ -861,8 +864,11 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
 		int added;
+		/* a clause of reaction, weighed once */
+		if (!i || ws->clause[i] != ws->clause[i - 1])
+			react = rec_link_reaction(ws, i, 0);
 		if (ws->used[i] || rec_lex_filler(w) || strlen(w) < 3 ||
-		    isdigit((unsigned char)w[0]) || rec_link_reaction(ws, i, 0))
+		    isdigit((unsigned char)w[0]) || react)
 			continue;
 		/* a word the catalog's encoder knows: chit-chat words
 		 * ("definitely", "tends") would only add noise */

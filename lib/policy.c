@@ -407,9 +407,11 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 			 * search of the subject ("zombies" of "funny zombie
 			 * movies") beside the topic's */
 			struct rec_strs sub = {0};
-			rec_strs_copy(&sub, &g[i]);
-			rec_concepts_kept_anyway(kb, in, &sub);
-			if (sub.n < g[i].n && !subject && kb->has_bm25) {
+			if (!subject && kb->has_bm25) {
+				rec_strs_copy(&sub, &g[i]);
+				rec_concepts_kept_anyway(kb, in, &sub);
+			}
+			if (sub.n && sub.n < g[i].n) {
 				rec_buf_reset(&w);
 				rec_tag_words(kb, in, &sub, &w);
 				if (w.len) {

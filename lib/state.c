@@ -295,33 +295,3 @@ rec_intent_nothing_new(const struct rec_intent *in)
 	    !in->disliked_tags.n && !in->seen.n && !in->need.n &&
 	    !in->prefer.n && !in->similar.n && !in->concepts.n;
 }
-
-void
-rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
-    struct rec_buf *b)
-{
-	struct rec_buf k = {0}, names = {0};
-	size_t i, j, n;
-
-	for (i = in->liked_creators.n - in->carried; kb->c_creator &&
-	    i < in->liked_creators.n; i++) {
-		const char *name = in->liked_creators.v[i];
-		rec_buf_reset(&k);
-		rec_song_key(&k, name, 1);
-		for (j = n = 0; k.len && j < in->shown_keys.n; j++) {
-			const char *t = strchr(in->shown_keys.v[j], '\t');
-			n += t && !strcmp(t + 1, k.data);
-		}
-		if (n < 4)
-			continue;
-		rec_buf_adds(&names, names.len ? " or startswith(" :
-		    "startswith(");
-		rec_json_string(&names, name, strlen(name));
-		rec_buf_adds(&names, ")");
-	}
-	if (names.len)
-		rec_buf_printf(b, " * (if ((.item.\"%s\" // \"\") | %s) then "
-		    "0.5 else 1 end)", kb->c_creator, names.data);
-	rec_buf_free(&k);
-	rec_buf_free(&names);
-}
