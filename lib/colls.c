@@ -1,8 +1,11 @@
 /*
  * colls.c: collections (albums) named in a message: "album X", "X
  * album", "songs from Frozen" (a collection written as a name that
- * names no creator), "from Prince's Purple Rain" (a creator's).
+ * names no creator), "from Prince's Purple Rain" (a creator's); and
+ * series, the titles that share the words before a colon ("Star Wars:
+ * Episode IV").
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "converse.h"
@@ -79,4 +82,38 @@ rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
 	}
 	rec_buf_free(&g);
 	return pos;
+}
+
+void
+rec_kb_series(struct rec_kb *kb, const char *id, const char *form,
+    struct rec_strs *out)
+{
+	struct rec_buf f = {0}, sql = {0};
+	char *t;
+	const char *colon;
+	sqlite3_stmt *st;
+
+	if (!kb->c_title || !(t = rec_catalog_field(kb->cat, kb->c_title, id,
+	    strlen(id))))
+		return;
+	/* the form said is the title's part before its colon */
+	if ((colon = strchr(t, ':')) && colon > t) {
+		rec_norm(&f, t, (size_t)(colon - t));
+		if (f.len && !strcmp(f.data, form)) {
+			rec_buf_printf(&sql, "SELECT id FROM items WHERE \"%s\" "
+			    "LIKE ? || ':%%' AND id <> ? LIMIT 100",
+			    kb->c_title);
+			st = rec_catalog_prepare(kb->cat, sql.data, "a series");
+			sqlite3_bind_text(st, 1, t, (int)(colon - t),
+			    SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+			while (rec_catalog_step(kb->cat, st, "a series"))
+				rec_strs_add(out, (const char *)
+				    sqlite3_column_text(st, 0));
+			sqlite3_reset(st);
+		}
+	}
+	free(t);
+	rec_buf_free(&f);
+	rec_buf_free(&sql);
 }

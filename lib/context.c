@@ -143,6 +143,46 @@ rec_link_pronoun(struct rec_kb *kb, struct rec_words *ws,
 	free(own);
 }
 
+/* A title the conversation showed or named, said again in lower case
+ * ("not star wars, something similar", "more like the matrix"): as
+ * plain as a title in quotes.  Not words of everyday speech alone ("the
+ * one"), a common tag ("dance party") nor one word of the language
+ * ("closer"). */
+static void
+context_titles(struct rec_kb *kb, struct rec_words *ws,
+    const struct rec_intent *prev)
+{
+	const struct rec_strs *from[] = { &prev->shown, &prev->liked_items,
+	    &prev->seen, &prev->disliked_items, &prev->earlier_items };
+	struct rec_hash ids = {0};
+	struct rec_buf g = {0};
+	size_t i, j, n, k;
+
+	for (i = 0; i < sizeof from / sizeof *from; i++)
+		for (j = 0; j < from[i]->n; j++)
+			rec_hash_put(&ids, from[i]->v[j], strlen(from[i]->v[j]),
+			    NULL);
+	for (n = 6; ids.n && n >= 1; n--)
+		for (i = 0; i + n <= ws->n; i++) {
+			if (!rec_words_ngram(ws, i, n, &g) || g.len < 5 ||
+			    ws->clause[i + n - 1] != ws->clause[i] ||
+			    (k = rec_hash_get(&kb->title, g.data, g.len)) ==
+			    (size_t)-1 || rec_hash_get(&ids, kb->tid[k],
+			    strlen(kb->tid[k])) == (size_t)-1 ||
+			    rec_kb_tag_on(kb, rec_hash_get(&kb->tag, g.data,
+			    g.len), 200) || (n == 1 && rec_kb_english(kb, g.data,
+			    0)))
+				continue;
+			for (j = i; j < i + n && rec_link_common(kb, ws->w[j]);
+			    j++)
+				;
+			for (j = j < i + n ? i : j; j < i + n; j++)
+				ws->quoted[j] = 1;
+		}
+	rec_hash_free(&ids);
+	rec_buf_free(&g);
+}
+
 void
 rec_link_context(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, const struct rec_intent *prev)
@@ -151,6 +191,8 @@ rec_link_context(struct rec_kb *kb, struct rec_words *ws,
 	struct rec_buf g = {0};
 	size_t i, j, n;
 
+	if (prev && kb->c_title)
+		context_titles(kb, ws, prev);
 	if (!prev || !kb->c_creator)
 		return;
 	context_names(kb, prev, &keys);

@@ -344,6 +344,10 @@ void rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
  * with one, the creator's word (its key in *ck), else (size_t)-1 */
 size_t rec_link_longest(const struct rec_words *ws, size_t i,
     const struct rec_hash *h, struct rec_buf *g);
+/* colls.c: the other items of the series whose name form is (folded):
+ * the titles with the same words before a colon as item id's */
+void rec_kb_series(struct rec_kb *kb, const char *id, const char *form,
+    struct rec_strs *out);
 size_t rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, size_t *ck);
 /* Links the unused words of ws to the catalog: names (creators, titles,

@@ -293,9 +293,10 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	    at(ws, i - 1, "as") ||
 	    (at(ws, i - 1, "to") && i > 1 && at(ws, i - 2, "similar")));
 
-	(void)kb;
 	if (ws->neg[i] || mode == REC_LINK_DISLIKE) {
 		rec_strs_add(&in->disliked_items, id);
+		/* "not star wars": none of the series */
+		rec_kb_series(kb, id, said, &in->disliked_items);
 		rec_intent_said(in, "not like '%s'", said);
 	} else if (mode == REC_LINK_SEEN) {
 		rec_strs_add(&in->seen, id);

@@ -669,6 +669,7 @@ more(struct rec_words *ws)
 	static const char *const ph[] = { "more like that", "more like these",
 	    "more like this", "more like them", "more of that", "more of those",
 	    "more of these", "more of this", "more of them", "similar ones",
+	    "something similar", "anything similar",
 	    "another one", "another", "again", "keep going", "more please",
 	    "something else", "anything else", "other ones", "some more",
 	    "more", "mas", "plus", "encore", "mehr", "otra", "otro", "autre",
@@ -682,7 +683,8 @@ more(struct rec_words *ws)
 			if ((n = rec_words_phrase(ws, i, ph[k])) && !(i > 0 &&
 			    (at(ws, i - 1, "no") || at(ws, i - 1, "not") ||
 			    at(ws, i - 1, "any"))) && !(i + n < ws->n &&
-			    rec_link_who(ws->w[i + n]))) {
+			    (rec_link_who(ws->w[i + n]) || at(ws, i + n,
+			    "to")))) {
 				mark(ws, i, n);
 				return 1;
 			}

@@ -61,15 +61,20 @@ facets_of(const struct rec_intent *in)
 }
 
 /* copies from -> to the entries whose facet is not in drop */
+static int turned_down(const struct rec_intent *in, const char *v);
+
+/* from's values of the facets not dropped, nor turned down by in ("no
+ * horror" after "horror") */
 static void
-copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop)
+copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop,
+    const struct rec_intent *in)
 {
 	size_t i;
 	int f;
 
 	for (i = 0; i < from->n; i++) {
 		rec_facet_split(from->v[i], &f);
-		if (!(drop & (1u << f)))
+		if (!(drop & (1u << f)) && !turned_down(in, from->v[i]))
 			rec_strs_add(to, from->v[i]);
 	}
 }
@@ -229,8 +234,8 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 		if (!turned_down(in, prev->tags.v[i]) && !(drop & (1u << f)))
 			rec_strs_add(&in->tags, prev->tags.v[i]);
 	}
-	copy_facets(&in->need, &prev->need, drop);
-	copy_facets(&in->prefer, &prev->prefer, drop);
+	copy_facets(&in->need, &prev->need, drop, in);
+	copy_facets(&in->prefer, &prev->prefer, drop, in);
 	for (i = 0; i < prev->concepts.n; i++) {
 		size_t k;
 		int f = REC_FACET_NONE, down = 0;
@@ -284,6 +289,11 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 		in->popular = prev->popular;
 	if (in->k == 10 && prev->k != 10 && cont)
 		in->k = prev->k;
+	/* "no harry potter, something similar": the subject turned down,
+	 * what was shown last shows the way (the filters keep it out) */
+	for (i = 0; cont && !rec_intent_goes(in) && i < prev->last.n &&
+	    i < 5; i++)
+		rec_strs_add(&in->liked_items, prev->last.v[i]);
 }
 
 /* whether the turn says nothing new: chit-chat, thanks, "sounds good" */

@@ -56,6 +56,41 @@ test_ok '"any genre" drops the genre and keeps the rest' \
 test_ok '"the second one" is the second item shown' \
 	'fresh && talk films.db "movies like The Matrix" "more like the second one" > out &&
 	 second=$(ids_of 1 < out | sed -n 2p) && state | grep -q "^liked_items:\[\"$second\"\]"'
+# a series, "Star Wars: Episode ..." (1, 2, 3): "star wars" in lower
+# case after one was shown is the title again, not the category "war"
+# of Apocalypse Now (5), and the whole series goes
+cat > saga.csv <<'EOF'
+movieId,title,genres
+1,Star Wars: Episode IV - A New Hope (1977),Action|Adventure|Sci-Fi
+2,Star Wars: Episode V - The Empire Strikes Back (1980),Action|Adventure|Sci-Fi
+3,Star Wars: Episode VI - Return of the Jedi (1983),Action|Adventure|Sci-Fi
+4,Alien (1979),Horror|Sci-Fi
+5,Apocalypse Now (1979),Action|Drama|War
+6,Blade Runner (1982),Action|Sci-Fi|Thriller
+7,Toy Story (1995),Adventure|Animation|Children|Comedy
+8,Jaws (1975),Action|Horror
+9,Groundhog Day (1993),Comedy|Fantasy|Romance
+10,Pulp Fiction (1994),Comedy|Crime|Drama|Thriller
+11,Elf (2003),Children|Comedy|Fantasy
+12,Finding Nemo (2003),Adventure|Animation|Children|Comedy
+13,Up (2009),Adventure|Animation|Children|Drama
+14,Heat (1995),Action|Crime|Thriller
+EOF
+rec-import -d saga.db items -i movieId -S genres='|' saga.csv || exit 1
+test_ok 'a title shown before, said again in lower case and turned down: none of its series' \
+	'fresh && talk saga.db "star wars" "not star wars, something similar" > out &&
+	 ids_of 1 < out | grep -qx 1 && state > st &&
+	 grep -q "^understood:\"not like .star wars., more of the same\"" st &&
+	 for i in 1 2 3; do grep "^disliked_items:" st | grep -q "\"$i\"" || exit 1; done &&
+	 ! grep -q "^disliked_tags:\[\"" st && test -n "$(ids_of 2 < out)" &&
+	 test -z "$(ids_of 2 < out | grep -x "1\|2\|3")"'
+# the whole subject turned down: what was shown shows the way
+test_ok '"no horror, something similar": like what was shown, none of it horror' \
+	'fresh && talk films.db "horror" "no horror, something similar" > out &&
+	 ids=$(ids_of 2 < out) && test -n "$ids" &&
+	 for i in $ids; do
+	   test "$(sqlite3 films.db "select genres like '"'"'%Horror%'"'"' from items where id = '"'"'$i'"'"'")" = 0 || exit 1
+	 done'
 test_ok '"the one from 1979" is the item of that year' \
 	'fresh && talk films.db "scary movies" "more like the one from 1979" > out &&
 	 y=$(state | sed -n "s/^liked_items:\[\"\([0-9]*\)\"\]/\1/p") &&
