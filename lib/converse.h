@@ -174,6 +174,8 @@ struct rec_kb {
 	struct rec_hash tag;		/* folded tag values, all columns */
 	unsigned *tagcount;		/* items with each tag */
 	struct rec_hash tagtok;		/* the words of the tag values */
+	struct rec_hash tagbi;		/* two words side by side in tag
+					 * values -> items (unsigned) */
 	struct rec_hash tword;		/* the words of titles, and in how
 					 * many titles each (unsigned) */
 	struct rec_tagcol *tc;		/* per tags or category column */
@@ -344,6 +346,16 @@ void rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
  * with one, the creator's word (its key in *ck), else (size_t)-1 */
 size_t rec_link_longest(const struct rec_words *ws, size_t i,
     const struct rec_hash *h, struct rec_buf *g);
+/* phrase.c: the words of tag value v (folded) of c items into tagtok,
+ * and each two side by side into tagbi */
+void rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c);
+/* two words side by side in the tag values of many items, though of no
+ * value alone ("japanese city pop"): a tag of the catalog's */
+void rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in);
+/* link.c: tag as the request's topic, or what it turns down */
+void rec_link_add_tag(struct rec_kb *kb, const struct rec_words *ws,
+    size_t i, struct rec_intent *in, const char *tag);
 /* colls.c: the other items of the series whose name form is (folded):
  * the titles with the same words before a colon as item id's */
 void rec_kb_series(struct rec_kb *kb, const char *id, const char *form,

@@ -240,12 +240,7 @@ load_tagcol(struct rec_kb *kb, const char *col, int list)
 		}
 		kb->tagcount[k] += c;
 		/* the words of a value, for tag words of two or more */
-		{
-			char *tok, *save = NULL;
-			for (tok = strtok_r(n.data, " ", &save); tok;
-			    tok = strtok_r(NULL, " ", &save))
-				rec_hash_put(&kb->tagtok, tok, strlen(tok), NULL);
-		}
+		rec_kb_tag_words(kb, n.data, c);
 	}
 	sqlite3_reset(st);
 	/* how many items have a value; of a list column, also how many
@@ -407,6 +402,7 @@ rec_kb_load(const char *catalog)
 	kb->cat = rec_catalog_load(catalog);
 	kb->catalog = kb->cat->path;
 	kb->tword.vsize = sizeof(unsigned);	/* a count a word */
+	kb->tagbi.vsize = sizeof(unsigned);
 	db = kb->cat->db;
 	rec_sql_functions(db);		/* norm() and has() for the planner */
 	kb->c_title = rec_catalog_role(db, "title");
@@ -599,6 +595,7 @@ rec_kb_free(struct rec_kb *kb)
 	rec_hash_free(&kb->coll);
 	rec_hash_free(&kb->tag);
 	rec_hash_free(&kb->tagtok);
+	rec_hash_free(&kb->tagbi);
 	rec_hash_free(&kb->tword);
 	rec_hash_free(&kb->english);
 	rec_hash_free(&kb->spell);

@@ -315,8 +315,8 @@ add_title(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 
 /* a tag value of the catalog as the request's topic (or what it does
  * not want) */
-static void
-add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
+void
+rec_link_add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
     struct rec_intent *in, const char *tag)
 {
 	struct rec_buf b = {0};
@@ -425,7 +425,7 @@ fuzzy(struct rec_kb *kb, struct rec_words *ws, size_t i, size_t n,
 	if (strong && n >= 2 && g.len >= 8 && rec_hash_get(&kb->tag, g.data,
 	    g.len) == (size_t)-1 && (k = rec_kb_closest(&kb->tag, g.data,
 	    1)) != (size_t)-1 && strchr(kb->tag.key[k], ' ')) {
-		add_tag(kb, ws, i, in, kb->tag.key[k]);
+		rec_link_add_tag(kb, ws, i, in, kb->tag.key[k]);
 		mark(ws, i, n);
 		rec_buf_free(&g);
 		return 1;
@@ -592,7 +592,7 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			if (to > 1 && rec_concept_at(ws, i, &m) >= 0 && m >= n)
 				continue;
 			before = in->need.n;
-			add_tag(kb, ws, i, in, g.data);
+			rec_link_add_tag(kb, ws, i, in, g.data);
 			note_need(sp, nsp, in, before, i, n);
 			mark(ws, i, n);
 		}
@@ -829,6 +829,7 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	 * lexicon reads its words one by one */
 	tag_spans(kb, ws, in, sp, &nsp, 8, 3);
 	tag_spans(kb, ws, in, sp, &nsp, 2, 2);
+	rec_link_tag_phrases(kb, ws, in);
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;

@@ -79,7 +79,11 @@ rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,
 		const char *v = rec_facet_split(s->v[i], NULL), *p;
 		size_t t = kb && strchr(v, ' ') ? rec_hash_get(&kb->tag, v,
 		    strlen(v)) : (size_t)-1;
-		if (t != (size_t)-1 && (!i || !rec_kb_tag_on(kb, t, 10))) {
+		/* a phrase of the tags' own ("city pop") is one too */
+		int two = t == (size_t)-1 && kb && strchr(v, ' ') &&
+		    rec_hash_get(&kb->tagbi, v, strlen(v)) != (size_t)-1;
+		if ((t != (size_t)-1 && (!i || !rec_kb_tag_on(kb, t, 10))) ||
+		    two) {
 			if (!ph.data || !strstr(ph.data, v))
 				rec_buf_printf(&ph, "%s\"%s\"", ph.len ?
 				    " " : "", v);

@@ -588,6 +588,21 @@ test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of tw
 	'intent spelt.db "some electro swing" | grep -q "^tags:\[\"genre:electro swing\"\]" &&
 	 intent spelt.db "velvet stomp" > out && ! grep -q "velvet stomp" out &&
 	 grep -q "^tags:\[\"genre:velvet\",\"genre:stomp\"\]" out'
+# two words side by side in the tag values of many items, though no
+# value is just them, are one tag: "city pop" in the playlists' names
+# (the songs are "rock" as Spotify files them), not "pop" and a city
+{ echo id,title,artist,genre,playlist
+  for i in 1 2 3 4; do echo "cp$i,Night Drive $i,Tokyo Band $i,rock,City Pop 1985|Tokyo City Pop Classics"; done
+  for i in 1 2 3 4 5 6; do echo "po$i,Hit $i,Star $i,pop,Pop Hits"; echo "ro$i,Riff $i,Loud $i,rock,Rock Anthems"; done
+  echo "ci1,City Lights,Star 7,pop,City Nights"; } > phrase.csv
+rec-import -d phrase.db items -i id -r title=title -r artist=creator -S genre="|" \
+	-S playlist="|" phrase.csv && rec-bm25 -d phrase.db --index || exit 1
+test_ok 'two words the tags say together ("japanese city pop"): one tag, its items' \
+	'intent phrase.db "japanese city pop" > out && grep -q "genre:city pop" out &&
+	 ! grep -q "need:\[\"genre:pop" out &&
+	 test "$(ids phrase.db "some city pop" | wc -w)" -ge 4 &&
+	 test "$(ids phrase.db "some city pop" | tr " " "\n" | head -4 | grep -c "^cp")" = 4 &&
+	 intent phrase.db "pop songs" | grep -q "^tags:\[\"genre:pop\"\]"'
 # a genre kept to anyway is no part of the topic's search ("funny
 # zombie movies": the search is for zombies among the comedies); "black
 # and white" is an era, before the tag of that name

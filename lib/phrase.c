@@ -1,0 +1,81 @@
+/*
+ * phrase.c: two words the catalog's tags say together.  A tag value
+ * is often a phrase of several words (a playlist "City Pop 1985
+ * シティーポップ", "Rock Ballads Forever"); two words that stand side by
+ * side in the values of many items are a name of the catalog's for a
+ * kind ("japanese city pop" is city pop, not pop and a city), though
+ * no value is just those two words.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "converse.h"
+
+void
+rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c)
+{
+	struct rec_buf bi = {0};
+	const char *p = v, *prev = NULL;
+	size_t plen = 0, len, k;
+
+	for (; *p; p += len + (p[len] == ' ')) {
+		len = strcspn(p, " ");
+		if (!len)
+			continue;
+		rec_hash_put(&kb->tagtok, p, len, NULL);
+		if (prev) {
+			rec_buf_reset(&bi);
+			rec_buf_add(&bi, prev, plen);
+			rec_buf_addc(&bi, ' ');
+			rec_buf_add(&bi, p, len);
+			k = rec_hash_put(&kb->tagbi, bi.data, bi.len, NULL);
+			((unsigned *)kb->tagbi.val)[k] += c;
+		}
+		prev = p;
+		plen = len;
+	}
+	rec_buf_free(&bi);
+}
+
+/* a word that may start or end a name of a kind: no filler, number,
+ * negation, nor what is asked for ("pop songs", "rock playlist") */
+static int
+kind_word(const char *w)
+{
+	static const char *const asked[] = { "songs", "song", "music",
+	    "tracks", "track", "hits", "playlist", "playlists", "tunes",
+	    "movies", "movie", "films", "film", "shows", "books", "album",
+	    "albums", "artists", "bands", "stuff", "mix", NULL };
+
+	return strlen(w) >= 3 && !rec_lex_filler(w) && !rec_lex_negation(w) &&
+	    !isdigit((unsigned char)w[0]) && !rec_words_listed(asked, w);
+}
+
+void
+rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
+    struct rec_intent *in)
+{
+	struct rec_buf g = {0};
+	/* on a thousandth of the items, three at least (music.db's "city
+	 * pop": 100 of 28,000) */
+	size_t i, k, m, least = kb->nitems / 1000 > 3 ? kb->nitems / 1000 : 3;
+
+	for (i = 0; kb->tagbi.n && i + 2 <= ws->n; i++) {
+		if (!rec_words_ngram(ws, i, 2, &g) || !kind_word(ws->w[i]) ||
+		    !kind_word(ws->w[i + 1]) ||
+		    (k = rec_hash_get(&kb->tagbi, g.data, g.len)) ==
+		    (size_t)-1 || ((unsigned *)kb->tagbi.val)[k] < least ||
+		    rec_hash_get(&kb->tag, g.data, g.len) != (size_t)-1)
+			continue;
+		/* two common tags side by side are two ("classic soul");
+		 * the lexicon's own phrase is its to read ("chill out") */
+		for (m = i; m < i + 2 && rec_kb_tag_on(kb, rec_hash_get(
+		    &kb->tag, ws->w[m], strlen(ws->w[m])), 1000); m++)
+			;
+		if (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2))
+			continue;
+		rec_link_add_tag(kb, ws, i, in, g.data);
+		rec_words_mark(ws, i, 2);
+	}
+	rec_buf_free(&g);
+}
