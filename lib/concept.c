@@ -56,14 +56,24 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 		else
 			for (i = 0; i < g->tags.n; i++)
 				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
+		/* a narrower kind turned down ("no pixar") leaves the rest
+		 * of the genre */
 		rec_buf_printf(&b, "not:%s", x->name);
-		rec_strs_add(&in->concepts, b.data);
+		if (!(said && x->kinds && listed(x->kinds, said) &&
+		    rec_kb_tag_known(kb, said)))
+			rec_strs_add(&in->concepts, b.data);
 		rec_intent_said(in, "no %s", said ? said : x->name);
 		rec_buf_free(&b);
 		return;
 	}
 	if (rec_strs_has(&in->concepts, x->name, 0))
 		return;
+	/* an era said outright is surer than a word of one ("emo from
+	 * the 2000s, I'm feeling nostalgic": not the 80s' oldies) */
+	for (i = 0; x->facet == REC_FACET_ERA && i < (size_t)in->ncons; i++)
+		if (in->cons[i].facet == REC_FACET_ERA &&
+		    strcmp(in->cons[i].say, "older"))
+			return;
 	rec_strs_add(&in->concepts, x->name);
 	/* who it is for guides the choice where the catalog's categories
 	 * say it (children's films); it is not the topic.  Where only tags

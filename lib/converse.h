@@ -369,6 +369,9 @@ size_t rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
  * ("Love it!", "Absolutely!"), no name; with n 0, whether i's clause
  * is such */
 int rec_link_reaction(const struct rec_words *ws, size_t i, size_t n);
+/* "they've seen all the pixar ones": word i is in a clause of things
+ * seen, all of them; a kind so said is one to leave out */
+int rec_link_seen_all(const struct rec_words *ws, size_t i);
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
 /* creator k of kb named at word i: asked for, a model ("like X"), or
  * turned down, as the words around it say */

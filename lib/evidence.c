@@ -634,3 +634,17 @@ rec_link_others(struct rec_kb *kb, struct rec_words *ws)
 	}
 	return !n ? 0 : strong ? 2 : 1;
 }
+
+int
+rec_link_seen_all(const struct rec_words *ws, size_t i)
+{
+	size_t j;
+
+	if (i >= ws->n || ws->mode[i] != REC_LINK_SEEN)
+		return 0;
+	for (j = 0; j < ws->n; j++)
+		if (ws->clause[j] == ws->clause[i] && (rec_words_at(ws, j,
+		    "all") || rec_words_at(ws, j, "every")))
+			return 1;
+	return 0;
+}

@@ -49,8 +49,8 @@ const struct rec_concept rec_concepts[] = {
 	  { N("valence", ">=", 0.6), NONE, NONE }, NULL },
 	{ "energetic", REC_FACET_MOOD,
 	  "energetic|more energetic|energy|intense|louder|loud|powerful|"
-	  "hype|hyped|pumped|livelier|"
-	  "pump me up|pumping|energico|energica|energetico|energetica|"
+	  "hype|hyped|pumped|livelier|pump up|pumped up|pregame|pre game|"
+	  "game day|pump me up|pumping|energico|energica|energetico|energetica|"
 	  "energique|energiegeladen|intensa|intenso",
 	  "energetic|energy|powerful|intense|hard|pump up", NULL, NULL, 0,
 	  { N("energy", ">=", 0.7), NONE, NONE }, NULL },
@@ -91,7 +91,9 @@ const struct rec_concept rec_concepts[] = {
 	  "anniversary|valentine|valentines|date night|romantico|romantica|"
 	  "romanticas|romanticos|romantique|romantiques|amour|liebe|"
 	  "romantisch|boda|bodas|mariage|hochzeit|casamento|amor|sexy|"
-	  "sensual|intimate|love making|lovemaking|slow jams|sex|seductive",
+	  "sensual|intimate|love making|lovemaking|slow jams|sex|seductive|"
+	  "slow dance|slow dancing|slow dances|romcom|romcoms|rom com|"
+	  "rom coms",
 	  "love|romantic|love songs|wedding|ballad|ballads|romance|soul|"
 	  "love song", "romance", NULL, 1, { NONE, NONE, NONE }, NULL },
 	{ "acoustic", REC_FACET_MOOD,
@@ -131,7 +133,7 @@ const struct rec_concept rec_concepts[] = {
 	  "party|parties|dance party|dance|dancing|danceable|club|clubbing|"
 	  "fiesta|fiestas|bailar|baile|fete|soiree|danser|tanzen|feiern|"
 	  "festa|dancar|jump around|tanz|sleepover|sleep over|"
-	  "slumber party|pijamada",
+	  "slumber party|pijamada|celebrate|celebrating|celebration",
 	  "party|dance|club|dancefloor|disco|house|party music|dance pop",
 	  NULL, NULL, 1, { N("danceability", ">", 0.7), NONE, NONE }, NULL },
 	{ "sleep", REC_FACET_ACTIVITY,
@@ -225,7 +227,8 @@ const struct rec_concept rec_concepts[] = {
 	  "funny|funnier|funniest|comedy|comedies|comedic|hilarious|humor|"
 	  "humour|laugh|"
 	  "laughs|comedia|comedias|comedie|comedies|komodie|komodien|"
-	  "lustige|divertida|divertidas|graciosa|graciosas|engracado",
+	  "lustige|divertida|divertidas|graciosa|graciosas|engracado|"
+	  "comico|comica|comici|comiche|commedia|commedie|divertente",
 	  "funny|hilarious|comedy|humor|humorous|satire", "comedy", NULL, 0,
 	  { NONE, NONE, NONE }, NULL },
 	{ "scary", REC_FACET_GENRE,
@@ -242,7 +245,7 @@ const struct rec_concept rec_concepts[] = {
 	  "animados|animadas|anime|dessin anime|dessins animes|zeichentrick|"
 	  "animiert|desenho animado",
 	  "animation|pixar|disney|anime|animated", "animation", NULL, 0,
-	  { NONE, NONE, NONE }, NULL },
+	  { NONE, NONE, NONE }, "pixar|anime" },
 	{ "kids", REC_FACET_AUDIENCE,
 	  "kids|kid|children|child|toddler|toddlers|ninos|nino|infantil|"
 	  "infantiles|enfants|enfant|kinder|kinderfilm|criancas|crianca",
@@ -257,7 +260,7 @@ const struct rec_concept rec_concepts[] = {
 	  "science-fiction|sciencefiction|futuristic",
 	  "sci-fi|science fiction|space|futuristic|dystopia", "sci-fi", NULL,
 	  0, { NONE, NONE, NONE }, NULL },
-	{ "action", REC_FACET_GENRE, "action|accion|action-packed",
+	{ "action", REC_FACET_GENRE, "action|accion|action-packed|acao|azione",
 	  "action|explosions|fight", "action", NULL, 0, { NONE, NONE, NONE }, NULL },
 	{ "thriller", REC_FACET_GENRE,
 	  "thriller|thrillers|suspense|suspenseful|suspenso|suspense",
@@ -458,6 +461,9 @@ static const char *const filler[] = {
 	"o", "os", "as", "um", "uma", "uns", "umas", "do", "da", "dos", "das",
 	"e", "com", "em", "no", "na", "eu", "quero", "gostaria", "musicas",
 	"filmes", "alguma", "obrigado", "obrigada", "ola", "mais",
+	/* Italian */
+	"il", "lo", "gli", "uno", "di", "degli", "della", "delle", "dei",
+	"dello", "per", "che", "vorrei", "canzoni", "qualche", "grazie",
 	NULL
 };
 

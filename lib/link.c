@@ -325,7 +325,8 @@ rec_link_add_tag(struct rec_kb *kb, const struct rec_words *ws, size_t i,
 	rec_buf_printf(&b, "genre:%s", tag);
 	if (ws->mode[i] == REC_LINK_DESCRIBE)
 		;	/* what a thing is: no topic, no dislike */
-	else if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE) {
+	else if (ws->neg[i] || ws->mode[i] == REC_LINK_DISLIKE ||
+	    rec_link_seen_all(ws, i)) {
 		rec_strs_add(&in->disliked_tags, tag);
 		rec_intent_said(in, "no %s", tag);
 	} else {
@@ -845,9 +846,9 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		ngram(ws, i, n, &g);
 		before = in->need.n;
 		/* "not upbeat enough": more of it wanted */
-		rec_add_concept(kb, in, (size_t)c, (ws->neg[i] ||
+		rec_add_concept(kb, in, (size_t)c, ((ws->neg[i] ||
 		    ws->mode[i] == REC_LINK_DISLIKE) && !at(ws, i + n,
-		    "enough"), g.data);
+		    "enough")) || rec_link_seen_all(ws, i), g.data);
 		rec_link_alt(ws, i, in, rec_concepts[c].name);
 		note_need(sp, &nsp, in, before, i, n);
 		mark(ws, i, n);

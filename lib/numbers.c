@@ -271,8 +271,16 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 	char say[64];
 	size_t i;
 	double v;
-	int e;
+	int e, year = 0;
 
+	/* a year said ("something newer, after 2000") is surer than
+	 * "newer" */
+	for (i = 0; i < ws->n; i++) {
+		size_t d = strspn(ws->w[i], "0123456789");
+		year |= ((v = num_at(ws, i)) >= 1900 && v <= 2100) ||
+		    rec_lex_decade(ws->w[i]) || (d >= 2 && !strcmp(ws->w[i] +
+		    d, "s"));
+	}
 	for (i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
 		size_t len = strlen(w);
@@ -448,6 +456,10 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 			    "right") || at(ws, i - c, "these") || at(ws, i - c,
 			    "the") || at(ws, i - c, "at")); c++)
 				ws->used[i - c] = 1;
+		}
+		if (e == 1 && year) {
+			ws->used[i] = 1;
+			continue;
 		}
 		/* recent, new; the last five years */
 		if (e == 1 && kb->maxyear && !(ws->name && ws->name[i])) {

@@ -164,7 +164,7 @@ static size_t
 seen_said(const struct rec_words *ws, size_t i)
 {
 	static const char *const who[] = { "i", "we", "ive", "weve", "id",
-	    NULL };
+	    "they", "theyve", "he", "hes", "she", "shes", "kids", NULL };
 	static const char *const help[] = { "have", "had", "also", "already",
 	    "just", "recently", "both", "actually", "finally", "all", "even",
 	    "did", "ve", NULL };
@@ -516,12 +516,15 @@ static int
 word_of_meaning(struct rec_kb *kb, struct rec_words *ws,
     const char *const *list)
 {
-	size_t i, k;
+	size_t i, k, m;
 
+	/* not the first word of a longer phrase of the lexicon's ("a slow
+	 * dance") */
 	for (i = 0; i < ws->n; i++)
 		for (k = 0; list[k]; k++)
 			if (!ws->used[i] && rec_words_phrase(ws, i, list[k]) &&
-			    !rec_link_name_at(kb, ws, i)) {
+			    !rec_link_name_at(kb, ws, i) && !(rec_concept_at(ws,
+			    i, &m) >= 0 && m >= 2)) {
 				mark(ws, i, 1);
 				return 1 + !!ws->neg[i];
 			}
@@ -674,17 +677,18 @@ more(struct rec_words *ws)
 	    "something else", "anything else", "other ones", "some more",
 	    "more", "mas", "plus", "encore", "mehr", "otra", "otro", "autre",
 	    NULL };
-	size_t i, n, k;
+	size_t i, n, k, m;
 
 	/* "no more Pitbull" is a dislike, not "more"; "another artist"
-	 * asks for others (rec_link) */
+	 * asks for others (rec_link); "more upbeat" changes the mood */
 	for (k = 0; ph[k]; k++)
 		for (i = 0; i < ws->n; i++)
 			if ((n = rec_words_phrase(ws, i, ph[k])) && !(i > 0 &&
 			    (at(ws, i - 1, "no") || at(ws, i - 1, "not") ||
 			    at(ws, i - 1, "any"))) && !(i + n < ws->n &&
 			    (rec_link_who(ws->w[i + n]) || at(ws, i + n,
-			    "to")))) {
+			    "to") || (!strcmp(ph[k], "more") &&
+			    rec_concept_at(ws, i + n, &m) >= 0)))) {
 				mark(ws, i, n);
 				return 1;
 			}

@@ -35,6 +35,10 @@ test_ok 'a new mood replaces the old one, the era stays' \
 	'fresh && talk tunes.db "sad songs from the 90s" "something happier" > /dev/null &&
 	 state | grep -q "^concepts:\[\"happy\"\]" &&
 	 ! last | grep -q "\"say\":\"sad\"" && last | grep -q "\"say\":\"from the 1990s\""'
+test_ok '"more upbeat" changes the mood, not "more of the same": the calm goes, the genre stays' \
+	'fresh && talk tunes.db "chill pop songs" "a bit more upbeat now" > /dev/null &&
+	 state > st && ! grep -q "more of the same" st && grep -q "genre:pop" st &&
+	 ! last | grep -q "\"say\":\"calm\"" && last | grep -q "\"column\":\"valence\",\"op\":\">=\""'
 test_ok 'a new subject said with a mood or an era of its own is a new request: the old tempo goes' \
 	'fresh && talk tunes.db "rock over 120 bpm" "happy songs like Queen from the 70s" > /dev/null &&
 	 ! last | grep -q "\"column\":\"tempo\"" && last | grep -q "\"say\":\"from the 1970s\""'

@@ -603,6 +603,34 @@ test_ok 'two words the tags say together ("japanese city pop"): one tag, its ite
 	 test "$(ids phrase.db "some city pop" | wc -w)" -ge 4 &&
 	 test "$(ids phrase.db "some city pop" | tr " " "\n" | head -4 | grep -c "^cp")" = 4 &&
 	 intent phrase.db "pop songs" | grep -q "^tags:\[\"genre:pop\"\]"'
+# a year said is surer than a loose word of an era: "newer, after
+# 2000" is from 2001 on, not also the last five years; so is a decade
+# ("recent 90s hits"); and an era word's concept ("nostalgic") adds no
+# era of its own to one said
+test_ok 'an era said outright wins over "newer" and "nostalgic"' \
+	'rec-plan -d tunes.db --json "something newer, after 2000" > out &&
+	 test "$(grep -o "\"op\":\">=\"" out | wc -l)" = 1 && grep -q "\"value\":2001" out &&
+	 rec-plan -d tunes.db --json "recent 90s hits" > out && ! grep -q "\"value\":20[0-9][0-9]" out &&
+	 rec-plan -d tunes.db --json "emo songs from the 2000s, i am feeling nostalgic" > out &&
+	 ! grep -q nostalgia out && grep -q "\"value\":2000" out && ! grep -q "\"value\":2005" out &&
+	 intent tunes.db "nostalgic songs" | grep -q "^concepts:\[\"nostalgia\"\]"'
+# "seen all the pixar ones": that kind left out, not the whole genre
+{ echo "movieId,title,genres,tags"
+  for i in 1 2 3; do echo "$i,Toon $i (2001),Animation|Children,pixar"; done
+  for i in 4 5 6; do echo "$i,Drawn $i (1999),Animation|Children,disney"; done
+  echo "7,Live One (2005),Children,family"; } > toons.csv
+rec-import -d toons.db items -i movieId -S genres='|' -S tags='|' toons.csv &&
+	rec-bm25 -d toons.db --index || exit 1
+test_ok '"they have seen all the pixar ones": no pixar, animation still fine' \
+	'intent toons.db "they have seen all the pixar ones" > out &&
+	 grep -q "^disliked_tags:\[\"pixar\"\]" out && ! grep -q "not:animated" out &&
+	 intent toons.db "no animation" | grep -q "not:animated" &&
+	 intent toons.db "I have seen a lot of pixar movies and loved them" > out &&
+	 grep -q "^disliked_tags:\[\]" out'
+test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate; a slow dance is romantic' \
+	'intent tunes.db "something to celebrate" > out && grep -q "^concepts:\[\"party\"\]" out &&
+	 grep -q "^{\"liked_items\":\[\]" out &&
+	 intent tunes.db "songs for a slow dance" | grep -q "^concepts:\[\"romantic\"\]"'
 # a genre kept to anyway is no part of the topic's search ("funny
 # zombie movies": the search is for zombies among the comedies); "black
 # and white" is an era, before the tag of that name
