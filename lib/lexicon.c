@@ -461,6 +461,7 @@ static const char *const filler[] = {
 	"o", "os", "as", "um", "uma", "uns", "umas", "do", "da", "dos", "das",
 	"e", "com", "em", "no", "na", "eu", "quero", "gostaria", "musicas",
 	"filmes", "alguma", "obrigado", "obrigada", "ola", "mais",
+	"its", "hes", "shes", "theres", "heres", "whos", "wheres",
 	/* Italian */
 	"il", "lo", "gli", "uno", "di", "degli", "della", "delle", "dei",
 	"dello", "per", "che", "vorrei", "canzoni", "qualche", "grazie",

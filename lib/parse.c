@@ -819,7 +819,8 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	/* when something happened ("saw it last night") is no mood */
 	while (phrase(&ws, (const char *const[]){ "last night", "other night",
 	    "last week", "last weekend", "anoche", "hier soir", "gestern abend",
-	    "ontem a noite", NULL }, 1))
+	    "ontem a noite", "its friday", "its monday", "its saturday",
+	    "its sunday", "finally friday", "tgif", NULL }, 1))
 		;
 	tastes(&ws, in);
 	/* "it's a 90's classic" says what a thing named or shown is;

@@ -51,6 +51,19 @@ kind_word(const char *w)
 	    !isdigit((unsigned char)w[0]) && !rec_words_listed(asked, w);
 }
 
+/* whether words i and i + 1 are a tag value, which goes first
+ * ("classic rock ballads": classic rock, not rock ballads) */
+static int
+tag_of_two(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
+{
+	struct rec_buf g = {0};
+	int is = rec_words_ngram(ws, i, 2, &g) && rec_hash_get(&kb->tag,
+	    g.data, g.len) != (size_t)-1;
+
+	rec_buf_free(&g);
+	return is;
+}
+
 void
 rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in)
@@ -72,7 +85,9 @@ rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
 		for (m = i; m < i + 2 && rec_kb_tag_on(kb, rec_hash_get(
 		    &kb->tag, ws->w[m], strlen(ws->w[m])), 1000); m++)
 			;
-		if (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2))
+		if (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2) ||
+		    (i > 0 && tag_of_two(kb, ws, i - 1)) || tag_of_two(kb, ws,
+		    i + 1))
 			continue;
 		rec_link_add_tag(kb, ws, i, in, g.data);
 		rec_words_mark(ws, i, 2);

@@ -248,6 +248,21 @@ elision(const char *p)
 	return q;
 }
 
+/* whether the n letters at p are a word that "'s" makes a verb of
+ * ("it's", "that's", "let's"), not a possessive */
+static int
+contraction(const char *p, size_t n)
+{
+	static const char *const l[] = { "it", "that", "what", "he", "she",
+	    "there", "here", "let", "who", "where", NULL };
+	size_t k;
+
+	for (k = 0; l[k]; k++)
+		if (strlen(l[k]) == n && !strncasecmp(p, l[k], n))
+			return 1;
+	return 0;
+}
+
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
@@ -311,8 +326,9 @@ rec_words_of(const char *msg, struct rec_words *ws)
 			;
 		len = (size_t)(q - p);
 		/* a possessive: "Adele's album"; but "80's", "1970’s" are
-		 * decades */
-		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'')
+		 * decades, and "it's", "that's" one word ("its") */
+		if (len > 3 && p[len - 1] == 's' && p[len - 2] == '\'' &&
+		    !contraction(p, len - 2))
 			len -= 2;
 		else if (len > 5 && p[len - 1] == 's' &&
 		    !strncmp(p + len - 4, "\xe2\x80\x99", 3))

@@ -594,6 +594,7 @@ test_ok 'a genre tag of two words read whole ("electro swing"), a rare one of tw
 { echo id,title,artist,genre,playlist
   for i in 1 2 3 4; do echo "cp$i,Night Drive $i,Tokyo Band $i,rock,City Pop 1985|Tokyo City Pop Classics"; done
   for i in 1 2 3 4 5 6; do echo "po$i,Hit $i,Star $i,pop,Pop Hits"; echo "ro$i,Riff $i,Loud $i,rock,Rock Anthems"; done
+  for i in 1 2 3; do echo "rb$i,Slow Song $i,Old Band $i,classic rock,Rock Ballads Forever"; done
   echo "ci1,City Lights,Star 7,pop,City Nights"; } > phrase.csv
 rec-import -d phrase.db items -i id -r title=title -r artist=creator -S genre="|" \
 	-S playlist="|" phrase.csv && rec-bm25 -d phrase.db --index || exit 1
@@ -602,7 +603,10 @@ test_ok 'two words the tags say together ("japanese city pop"): one tag, its ite
 	 ! grep -q "need:\[\"genre:pop" out &&
 	 test "$(ids phrase.db "some city pop" | wc -w)" -ge 4 &&
 	 test "$(ids phrase.db "some city pop" | tr " " "\n" | head -4 | grep -c "^cp")" = 4 &&
-	 intent phrase.db "pop songs" | grep -q "^tags:\[\"genre:pop\"\]"'
+	 intent phrase.db "pop songs" | grep -q "^tags:\[\"genre:pop\"\]" &&
+	 intent phrase.db "rock ballads" | grep -q "genre:rock ballads" &&
+	 intent phrase.db "classic rock ballads" > out && grep -q "genre:classic rock" out &&
+	 ! grep -q "rock ballads" out'
 # a year said is surer than a loose word of an era: "newer, after
 # 2000" is from 2001 on, not also the last five years; so is a decade
 # ("recent 90s hits"); and an era word's concept ("nostalgic") adds no
@@ -627,8 +631,12 @@ test_ok '"they have seen all the pixar ones": no pixar, animation still fine' \
 	 intent toons.db "no animation" | grep -q "not:animated" &&
 	 intent toons.db "I have seen a lot of pixar movies and loved them" > out &&
 	 grep -q "^disliked_tags:\[\]" out'
+# "it's" is one word, not the possessive of "it": "it's friday" says
+# when, and asks for no song called Friday
 test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate; a slow dance is romantic' \
 	'intent tunes.db "something to celebrate" > out && grep -q "^concepts:\[\"party\"\]" out &&
+	 intent tunes.db "hey, it'"'"'s friday, something to celebrate" > out &&
+	 grep -q "^understood:\"party\"" out && grep -q "^words:\[\]" out &&
 	 grep -q "^{\"liked_items\":\[\]" out &&
 	 intent tunes.db "songs for a slow dance" | grep -q "^concepts:\[\"romantic\"\]"'
 # a genre kept to anyway is no part of the topic's search ("funny
