@@ -44,7 +44,7 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 {
 	const struct rec_concept *x = &rec_concepts[c];
 	const struct rec_ground *g = &kb->ground[c];
-	const char *fn = rec_facet_name(x->facet);
+	const char *fn = rec_facet_name(x->facet), *p;
 	struct rec_buf b = {0};
 	size_t i;
 
@@ -57,11 +57,20 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 			for (i = 0; i < g->tags.n; i++)
 				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
 		/* a narrower kind turned down ("no pixar") leaves the rest
-		 * of the genre */
+		 * of the genre, and takes the kinds spelt like it with it
+		 * ("nothing gangsta": gangster rap) */
 		rec_buf_printf(&b, "not:%s", x->name);
 		if (!(said && x->kinds && listed(x->kinds, said) &&
 		    rec_kb_tag_known(kb, said)))
 			rec_strs_add(&in->concepts, b.data);
+		else
+			for (p = x->kinds; *p; p += i + (p[i] == '|')) {
+				char *k = xstrndup(p, i = strcspn(p, "|"));
+				if (i >= 5 && strlen(said) >= 5 &&
+				    !strncmp(k, said, 5) && strcmp(k, said))
+					rec_strs_add(&in->disliked_tags, k);
+				free(k);
+			}
 		rec_intent_said(in, "no %s", said ? said : x->name);
 		rec_buf_free(&b);
 		return;

@@ -298,10 +298,10 @@ const struct rec_concept rec_concepts[] = {
 	/* music genres by other names */
 	{ "hip hop", REC_FACET_GENRE,
 	  "hip hop|hiphop|hip-hop|rap|rapper|rappers|trap|drill|grime|"
-	  "old school rap|gangster rap|gangsta rap",
+	  "old school rap|gangster rap|gangsta rap|gangsta|gangster",
 	  "hip hop|rap|hip-hop|trap|gangster rap|southern hip hop",
 	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE },
-	  "trap|drill|grime|gangster rap|old school rap" },
+	  "trap|drill|grime|gangster rap|gangsta rap|gangsta|old school rap" },
 	{ "r&b", REC_FACET_GENRE, "r&b|rnb|r b|r and b|rhythm and blues",
 	  "r&b|rnb|soul|neo soul|urban contemporary", "r&b", NULL, 0,
 	  { NONE, NONE, NONE }, NULL },

@@ -705,10 +705,13 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		if (album)
 			weight(r, "album", 2);
 		/* popularity: all there is to go on, what was asked for,
-		 * a weak hint beside items liked, and otherwise as much as
-		 * the topic (a topic's best-known items first) */
+		 * a weak hint beside items liked, half the topic's where a
+		 * subject narrows the genre ("russian rap": the genre's
+		 * best known had 6 of 10), and otherwise as much as the
+		 * topic (a topic's best-known items first) */
 		if (prior)
 			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 3 :
+			    subject ? 0.5 :
 			    in->liked_items.n || in->similar.n ? 0.1 :
 			    (meaning || wordtags) && !in->tags.n &&
 			    !in->need.n ? 0.2 :

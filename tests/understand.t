@@ -639,6 +639,18 @@ test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate
 	 grep -q "^understood:\"party\"" out && grep -q "^words:\[\]" out &&
 	 grep -q "^{\"liked_items\":\[\]" out &&
 	 intent tunes.db "songs for a slow dance" | grep -q "^concepts:\[\"romantic\"\]"'
+# a kind turned down takes the kinds spelt like it: "nothing gangsta"
+# is no gangster rap either, and hip hop stays
+{ echo id,title,artist,genre
+  for i in 1 2 3; do echo "g$i,Street $i,Crew $i,gangster rap"; echo "h$i,Smile $i,Poet $i,hip hop"; done
+  for i in 1 2; do echo "s$i,Corner $i,Gang $i,gangsta"; done; } > gang.csv
+rec-import -d gang.db items -i id -r title=title -r artist=creator -S genre="|" gang.csv &&
+	rec-bm25 -d gang.db --index || exit 1
+test_ok '"hip hop, nothing gangsta": no gangster rap, hip hop still' \
+	'intent gang.db "hip hop, nothing gangsta" > out &&
+	 grep "^disliked_tags:" out | grep -q "gangster rap" && ! grep -q "not:hip hop" out &&
+	 test -n "$(ids gang.db "hip hop, nothing gangsta")" &&
+	 test -z "$(ids gang.db "hip hop, nothing gangsta" | tr " " "\n" | grep "^[gs]")"'
 # a genre kept to anyway is no part of the topic's search ("funny
 # zombie movies": the search is for zombies among the comedies); "black
 # and white" is an era, before the tag of that name
@@ -650,8 +662,10 @@ test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate
 	rec-import -d zc.db items -i movieId -S genres="|" -S tags="|" \
 	-X year='title:\(([0-9]{4})[^()]*\) *$' -t year=integer -r year=date zc.csv &&
 	rec-bm25 -d zc.db --index || exit 1
-test_ok '"funny zombie movies": zombies searched among the comedies kept to' \
-	'rec-plan -d zc.db "funny zombie movies" | grep -q "subject -k 300 -f genres -f tags -- zombies <"'
+test_ok '"funny zombie movies": zombies searched among the comedies kept to, the best known of them half as much' \
+	'rec-plan -d zc.db "funny zombie movies" > out &&
+	 grep -q "subject -k 300 -f genres -f tags -- zombies <" out && grep -q -- "-W prior=0.5 " out &&
+	 rec-plan -d zc.db "funny movies" | grep -q -- "-W prior=1 "'
 test_ok '"now a serious, scary one" after "funny zombie movies": zombies, now horror; "now something scary" starts over' \
 	'rm -f s.jsonl && printf "%s\n" "funny zombie movies" "now a serious, scary one" |
 	 rec-chat -d zc.db -S s.jsonl | sed -n 2p | grep -o "\"id\":\"[^\"]*\"" | head -1 | grep -q "\"5\"" &&
