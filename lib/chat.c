@@ -162,7 +162,11 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
     struct rec_buf *mlog)
 {
 	int tries = 0, ncons = in->ncons, filled = 0;
-	size_t got = 0, want = (size_t)(in->k < 3 ? in->k : 3);
+	/* fewer than five: filled up with the best-known that meet the
+	 * constraints ("80s teen movies" had three); fewer than three
+	 * after that: a constraint relaxed */
+	size_t got = 0, want = (size_t)(in->k < 5 ? in->k : 5);
+	size_t least = (size_t)(in->k < 3 ? in->k : 3);
 	struct rec_cons cons[REC_MAXC];
 
 	/* what the critic relaxes is relaxed for this answer; the person
@@ -207,6 +211,8 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 				continue;
 			}
 		}
+		if (got >= least)
+			break;
 		/* never relaxed into nothing to go on */
 		{
 			struct rec_cons keep[REC_MAXC];

@@ -346,13 +346,14 @@ void rec_tag_values(const struct rec_kb *kb, const struct rec_strs *tags,
  * with one, the creator's word (its key in *ck), else (size_t)-1 */
 size_t rec_link_longest(const struct rec_words *ws, size_t i,
     const struct rec_hash *h, struct rec_buf *g);
-/* phrase.c: the words of tag value v (folded) of c items into tagtok,
+/* names.c: the words of tag value v (folded) of c items into tagtok,
  * and each two side by side into tagbi */
 void rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c);
-/* two words side by side in the tag values of many items, though of no
- * value alone ("japanese city pop"): a tag of the catalog's */
-void rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
-    struct rec_intent *in);
+/* phrase.c: whether words i and i + 1, unused, stand side by side in
+ * the tag values of many items, though of no value alone ("japanese
+ * city pop"): a tag of the catalog's */
+int rec_kb_tag_phrase(struct rec_kb *kb, const struct rec_words *ws,
+    size_t i);
 /* link.c: tag as the request's topic, or what it turns down */
 void rec_link_add_tag(struct rec_kb *kb, const struct rec_words *ws,
     size_t i, struct rec_intent *in, const char *tag);

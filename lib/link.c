@@ -830,7 +830,12 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 	 * lexicon reads its words one by one */
 	tag_spans(kb, ws, in, sp, &nsp, 8, 3);
 	tag_spans(kb, ws, in, sp, &nsp, 2, 2);
-	rec_link_tag_phrases(kb, ws, in);
+	for (i = 0; i + 2 <= ws->n; i++)
+		if (rec_kb_tag_phrase(kb, ws, i)) {
+			ngram(ws, i, 2, &g);
+			rec_link_add_tag(kb, ws, i, in, g.data);
+			mark(ws, i, 2);
+		}
 	/* the lexicon's concepts */
 	for (i = 0; i < ws->n; i++) {
 		long c;

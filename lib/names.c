@@ -250,3 +250,31 @@ rec_kb_add_names(struct rec_kb *kb, const char *v, unsigned count,
 	rec_strs_free(&parts);
 	leader(kb, v, count, n);
 }
+
+/* the words of a tag value, the catalog's vocabulary, and each two side
+ * by side with the items they are on (phrase.c reads them) */
+void
+rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c)
+{
+	struct rec_buf bi = {0};
+	const char *p = v, *prev = NULL;
+	size_t plen = 0, len, k;
+
+	for (; *p; p += len + (p[len] == ' ')) {
+		len = strcspn(p, " ");
+		if (!len)
+			continue;
+		rec_hash_put(&kb->tagtok, p, len, NULL);
+		if (prev) {
+			rec_buf_reset(&bi);
+			rec_buf_add(&bi, prev, plen);
+			rec_buf_addc(&bi, ' ');
+			rec_buf_add(&bi, p, len);
+			k = rec_hash_put(&kb->tagbi, bi.data, bi.len, NULL);
+			((unsigned *)kb->tagbi.val)[k] += c;
+		}
+		prev = p;
+		plen = len;
+	}
+	rec_buf_free(&bi);
+}

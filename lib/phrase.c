@@ -11,32 +11,6 @@
 
 #include "converse.h"
 
-void
-rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c)
-{
-	struct rec_buf bi = {0};
-	const char *p = v, *prev = NULL;
-	size_t plen = 0, len, k;
-
-	for (; *p; p += len + (p[len] == ' ')) {
-		len = strcspn(p, " ");
-		if (!len)
-			continue;
-		rec_hash_put(&kb->tagtok, p, len, NULL);
-		if (prev) {
-			rec_buf_reset(&bi);
-			rec_buf_add(&bi, prev, plen);
-			rec_buf_addc(&bi, ' ');
-			rec_buf_add(&bi, p, len);
-			k = rec_hash_put(&kb->tagbi, bi.data, bi.len, NULL);
-			((unsigned *)kb->tagbi.val)[k] += c;
-		}
-		prev = p;
-		plen = len;
-	}
-	rec_buf_free(&bi);
-}
-
 /* a word that may start or end a name of a kind: no filler, number,
  * negation, nor what is asked for ("pop songs", "rock playlist") */
 static int
@@ -64,33 +38,27 @@ tag_of_two(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 	return is;
 }
 
-void
-rec_link_tag_phrases(struct rec_kb *kb, struct rec_words *ws,
-    struct rec_intent *in)
+int
+rec_kb_tag_phrase(struct rec_kb *kb, const struct rec_words *ws, size_t i)
 {
 	struct rec_buf g = {0};
 	/* on a thousandth of the items, three at least (music.db's "city
 	 * pop": 100 of 28,000) */
-	size_t i, k, m, least = kb->nitems / 1000 > 3 ? kb->nitems / 1000 : 3;
+	size_t k, m, least = kb->nitems / 1000 > 3 ? kb->nitems / 1000 : 3;
+	int is = kb->tagbi.n && rec_words_ngram(ws, i, 2, &g) &&
+	    kind_word(ws->w[i]) && kind_word(ws->w[i + 1]) &&
+	    (k = rec_hash_get(&kb->tagbi, g.data, g.len)) != (size_t)-1 &&
+	    ((unsigned *)kb->tagbi.val)[k] >= least &&
+	    rec_hash_get(&kb->tag, g.data, g.len) == (size_t)-1;
 
-	for (i = 0; kb->tagbi.n && i + 2 <= ws->n; i++) {
-		if (!rec_words_ngram(ws, i, 2, &g) || !kind_word(ws->w[i]) ||
-		    !kind_word(ws->w[i + 1]) ||
-		    (k = rec_hash_get(&kb->tagbi, g.data, g.len)) ==
-		    (size_t)-1 || ((unsigned *)kb->tagbi.val)[k] < least ||
-		    rec_hash_get(&kb->tag, g.data, g.len) != (size_t)-1)
-			continue;
-		/* two common tags side by side are two ("classic soul");
-		 * the lexicon's own phrase is its to read ("chill out") */
-		for (m = i; m < i + 2 && rec_kb_tag_on(kb, rec_hash_get(
-		    &kb->tag, ws->w[m], strlen(ws->w[m])), 1000); m++)
-			;
-		if (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2) ||
-		    (i > 0 && tag_of_two(kb, ws, i - 1)) || tag_of_two(kb, ws,
-		    i + 1))
-			continue;
-		rec_link_add_tag(kb, ws, i, in, g.data);
-		rec_words_mark(ws, i, 2);
-	}
+	/* two common tags side by side are two ("classic soul");
+	 * the lexicon's own phrase is its to read ("chill out") */
+	for (m = i; is && m < i + 2 && rec_kb_tag_on(kb, rec_hash_get(&kb->tag,
+	    ws->w[m], strlen(ws->w[m])), 1000); m++)
+		;
+	if (is && (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2) ||
+	    (i > 0 && tag_of_two(kb, ws, i - 1)) || tag_of_two(kb, ws, i + 1)))
+		is = 0;
 	rec_buf_free(&g);
+	return is;
 }

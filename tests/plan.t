@@ -188,6 +188,20 @@ test_ok 'a topic short under a constraint: the constraint is kept, the best-know
 	 test "$(grep -o "\"id\":\"[a-z0-9]*\"" out | cut -d\" -f4 | tr "\n" " ")" = "s1 s2 s3 " &&
 	 grep -q "\"relaxed\":\"\"" out && grep -q "Little matches every part of it" out &&
 	 grep -q "rec-sql -a -s fill .*-w .*year.* >= 1970 AND .*year.* <= 1979" out'
+# four coming-of-age films of the 80s (a tag, no category): a list of
+# four looks broken; the best-known films of the 80s follow them
+{ echo id,title,year,popularity,genres,tags
+  for i in 1 2 3 4; do echo "h$i,Teen $i,198$i,2,Drama|Comedy,coming of age"
+    echo "k$i,Kid $i,199$i,2,Drama|Comedy,coming of age"; done
+  for i in $(seq 1 12); do echo "e$i,Eighties $i,198$((i % 10)),$((20 + i)),Drama,"; done
+  for i in $(seq 1 12); do echo "n$i,Nineties $i,199$((i % 10)),50,Comedy,"; done; } > coa.csv &&
+	rec-import -d coa.db items -i id -r title=title -r popularity=popularity -S genres='|' \
+	-S tags='|' -t year=integer -r year=date coa.csv > /dev/null && rec-bm25 -d coa.db --index || exit 1
+test_ok 'four that fit the topic under a constraint: the best-known that meet the constraint fill the list' \
+	'echo "coming of age movies from the 80s" | rec-chat -d coa.db > out &&
+	 ids=$(grep -o "\"id\":\"[a-z0-9]*\"" out | cut -d\" -f4 | tr "\n" " ") &&
+	 test "$(echo $ids | wc -w)" = 10 && test "$(echo $ids | cut -d" " -f1-4 | tr " " "\n" | sort | tr "\n" " ")" = "h1 h2 h3 h4 " &&
+	 ! echo "$ids" | grep -q "[kn]" && grep -q "one of the best-known that fit" out'
 test_ok 'the critic reads the trace: where the list emptied' \
 	'echo "{\"dislike\":{\"creators\":[\"Beyoncé\"]}}" > nob.json &&
 	 echo "songs by beyonce" | rec-chat -P nob.json > out &&
