@@ -312,6 +312,15 @@ rec_concepts_kept_anyway(const struct rec_kb *kb, const struct rec_intent *in,
 		const char *kinds = c < 0 ? NULL : rec_concepts[c].kinds;
 		if (!gr || !gr->need)
 			continue;
+		/* the kinds are the concept's own tags too, unless one was
+		 * said alone, without them */
+		if (kinds && gr->tags.n) {
+			rec_buf_reset(&b);
+			rec_buf_printf(&b, "%s:%s", rec_facet_name(
+			    rec_concepts[c].facet), gr->tags.v[0]);
+			if (rec_strs_has(&in->tags, b.data, 0))
+				kinds = NULL;
+		}
 		rec_buf_reset(&b);
 		rec_buf_printf(&b, "%s:%s", rec_facet_name(
 		    rec_concepts[c].facet), gr->need);

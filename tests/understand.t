@@ -643,9 +643,15 @@ test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate
 # is no gangster rap either, and hip hop stays
 { echo id,title,artist,genre
   for i in 1 2 3; do echo "g$i,Street $i,Crew $i,gangster rap"; echo "h$i,Smile $i,Poet $i,hip hop"; done
-  for i in 1 2; do echo "s$i,Corner $i,Gang $i,gangsta"; done; } > gang.csv
+  for i in 1 2; do echo "s$i,Corner $i,Gang $i,gangsta"; echo "j$i,Smooth $i,Trio $i,jazzy|hip hop"; done
+  echo "t1,Hard 1,Beat 1,trap"; } > gang.csv
 rec-import -d gang.db items -i id -r title=title -r artist=creator -S genre="|" gang.csv &&
 	rec-bm25 -d gang.db --index || exit 1
+# the kinds of a genre not said are the genre's: "jazzy hip hop" is
+# jazzy among the hip hop, not jazzy, trap and gangster rap
+test_ok '"jazzy hip hop": the subject beside the genre is jazzy alone' \
+	'rec-plan -d gang.db "jazzy hip hop" > out &&
+	 grep -q -- "-s subject -k 300 -f genre -- jazzy <" out'
 test_ok '"hip hop, nothing gangsta": no gangster rap, hip hop still' \
 	'intent gang.db "hip hop, nothing gangsta" > out &&
 	 grep "^disliked_tags:" out | grep -q "gangster rap" && ! grep -q "not:hip hop" out &&
