@@ -820,7 +820,8 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	while (phrase(&ws, (const char *const[]){ "last night", "other night",
 	    "last week", "last weekend", "anoche", "hier soir", "gestern abend",
 	    "ontem a noite", "its friday", "its monday", "its saturday",
-	    "its sunday", "finally friday", "tgif", NULL }, 1))
+	    "its sunday", "finally friday", "tgif", "movie night",
+	    "movie nights", "film night", NULL }, 1))
 		;
 	tastes(&ws, in);
 	/* "it's a 90's classic" says what a thing named or shown is;

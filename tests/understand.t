@@ -633,10 +633,11 @@ test_ok '"they have seen all the pixar ones": no pixar, animation still fine' \
 	 grep -q "^disliked_tags:\[\]" out'
 # "it's" is one word, not the possessive of "it": "it's friday" says
 # when, and asks for no song called Friday
-test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate; a slow dance is romantic' \
+test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate; a slow dance is romantic; movie night no night mood' \
 	'intent tunes.db "something to celebrate" > out && grep -q "^concepts:\[\"party\"\]" out &&
 	 intent tunes.db "hey, it'"'"'s friday, something to celebrate" > out &&
 	 grep -q "^understood:\"party\"" out && grep -q "^words:\[\]" out &&
+	 intent films.db "a fun film for movie night" > out && ! grep -q "\"night\"" out &&
 	 grep -q "^{\"liked_items\":\[\]" out &&
 	 intent tunes.db "songs for a slow dance" | grep -q "^concepts:\[\"romantic\"\]"'
 # a kind turned down takes the kinds spelt like it: "nothing gangsta"
