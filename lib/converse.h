@@ -113,6 +113,8 @@ struct rec_intent {
 	int fill;		/* the critic's: the best-known under the
 				 * constraints fill what the topic left
 				 * short; this turn only */
+	int pointed;		/* the liked items are ones the list
+				 * showed, pointed at ("the first one") */
 	int same_kind;		/* "now a scary one": the last subject's
 				 * kind (its theme, "zombies") goes on
 				 * under the new mood or genre; this turn

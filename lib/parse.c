@@ -446,6 +446,7 @@ references(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 			rec_strs_add(&in->seen, list->v[n]);
 		else {
 			rec_strs_add(&in->liked_items, list->v[n]);
+			in->pointed = 1;
 			if (used == 3)
 				rec_intent_said(in, "like the one from %s",
 				    ws->w[i + 2]);

@@ -148,6 +148,22 @@ keep_categories(struct rec_intent *in, const struct rec_intent *prev,
 	}
 }
 
+/* whether the turn's subject is only items the list showed ("more
+ * like the first one") */
+static int
+shown_only(const struct rec_intent *in, const struct rec_intent *prev)
+{
+	size_t i;
+
+	if (!in->liked_items.n || in->liked_creators.n || in->similar.n ||
+	    in->colls.n)
+		return 0;
+	for (i = 0; i < in->liked_items.n; i++)
+		if (!rec_strs_has(&prev->shown, in->liked_items.v[i], 0))
+			return 0;
+	return 1;
+}
+
 /* The state carried into this turn (InteRecAgent's short-term profile):
  * what was shown and named stays; a facet the message sets replaces the
  * old one, the others go on; a new subject (items, creators, a genre)
@@ -204,9 +220,12 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 		/* a new subject said with its own mood, era or tempo is a
 		 * request of its own: nothing of the old one's goes on
 		 * ("rock over 200 bpm", then "upbeat songs like Daft Punk
-		 * from the last five years") */
+		 * from the last five years"); one of the items shown ("more
+		 * like the first one") stays within the request */
 		drop = set & ~(1u << REC_FACET_GENRE) ? ~0u :
 		    1u << REC_FACET_GENRE;
+		if (!set && in->pointed && shown_only(in, prev))
+			drop = 0;
 	}
 	/* what the person turned down is no seed */
 	for (i = 0; i < in->disliked_items.n; i++) {

@@ -95,6 +95,13 @@ test_ok '"no horror, something similar": like what was shown, none of it horror'
 	 for i in $ids; do
 	   test "$(sqlite3 films.db "select genres like '"'"'%Horror%'"'"' from items where id = '"'"'$i'"'"'")" = 0 || exit 1
 	 done'
+# one of the items shown is no new subject: the request goes on
+test_ok '"more like the second one" after "2 comedy movies" stays among the comedies' \
+	'fresh && talk films.db "2 comedy movies" "more like the second one" > out &&
+	 state | grep -q "^need:\[\"genre:comedy\"\]" && ids=$(ids_of 2 < out) && test -n "$ids" &&
+	 for i in $ids; do
+	   test "$(sqlite3 films.db "select genres like '"'"'%Comedy%'"'"' from items where id = '"'"'$i'"'"'")" = 1 || exit 1
+	 done'
 test_ok '"the one from 1979" is the item of that year' \
 	'fresh && talk films.db "scary movies" "more like the one from 1979" > out &&
 	 y=$(state | sed -n "s/^liked_items:\[\"\([0-9]*\)\"\]/\1/p") &&
