@@ -100,13 +100,17 @@ rec_kb_series(struct rec_kb *kb, const char *id, const char *form,
 	if ((colon = strchr(t, ':')) && colon > t) {
 		rec_norm(&f, t, (size_t)(colon - t));
 		if (f.len && !strcmp(f.data, form)) {
-			rec_buf_printf(&sql, "SELECT id FROM items WHERE \"%s\" "
-			    "LIKE ? || ':%%' AND id <> ? LIMIT 100",
+			/* the same bytes and a colon, as written (no LIKE:
+			 * a title may hold '%' or '_') */
+			rec_buf_printf(&sql, "SELECT id FROM items WHERE "
+			    "substr(CAST(\"%s\" AS BLOB), 1, ?1 + 1) = "
+			    "CAST(?2 || ':' AS BLOB) AND id <> ?3 LIMIT 100",
 			    kb->c_title);
 			st = rec_catalog_prepare(kb->cat, sql.data, "a series");
-			sqlite3_bind_text(st, 1, t, (int)(colon - t),
+			sqlite3_bind_int(st, 1, (int)(colon - t));
+			sqlite3_bind_text(st, 2, t, (int)(colon - t),
 			    SQLITE_STATIC);
-			sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 			while (rec_catalog_step(kb->cat, st, "a series"))
 				rec_strs_add(out, (const char *)
 				    sqlite3_column_text(st, 0));
