@@ -185,7 +185,7 @@ rec_chat_answer(struct rec_kb *kb, const char *dbpath, const char *bin,
 		if (t->failed)
 			break;
 		got = rec_records_count(t->out.data, t->out.len, NULL);
-		if (got < want) {
+		if (got < least) {
 			/* the critic reads the trace: which stage emptied
 			 * the list */
 			char *e = rec_plan_emptied();

@@ -51,17 +51,17 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	if (neg) {
 		/* "no edm": what was said, if the catalog uses the word;
 		 * else what the concept means here */
+		int kind = said && x->kinds && listed(x->kinds, said);
 		if (said && rec_kb_tag_known(kb, said))
 			rec_strs_add(&in->disliked_tags, said);
-		else
+		else if (!kind)
 			for (i = 0; i < g->tags.n; i++)
 				rec_strs_add(&in->disliked_tags, g->tags.v[i]);
 		/* a narrower kind turned down ("no pixar") leaves the rest
 		 * of the genre, and takes the kinds spelt like it with it
 		 * ("nothing gangsta": gangster rap) */
 		rec_buf_printf(&b, "not:%s", x->name);
-		if (!(said && x->kinds && listed(x->kinds, said) &&
-		    rec_kb_tag_known(kb, said)))
+		if (!kind)
 			rec_strs_add(&in->concepts, b.data);
 		else
 			for (p = x->kinds; *p; p += i + (p[i] == '|')) {

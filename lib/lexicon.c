@@ -298,7 +298,7 @@ const struct rec_concept rec_concepts[] = {
 	/* music genres by other names */
 	{ "hip hop", REC_FACET_GENRE,
 	  "hip hop|hiphop|hip-hop|rap|rapper|rappers|trap|drill|grime|"
-	  "old school rap|gangster rap|gangsta rap|gangsta|gangster",
+	  "old school rap|gangster rap|gangsta rap|gangsta",
 	  "hip hop|rap|hip-hop|trap|gangster rap|southern hip hop",
 	  "hip hop|rap|hip-hop", NULL, 0, { NONE, NONE, NONE },
 	  "trap|drill|grime|gangster rap|gangsta rap|gangsta|old school rap" },

@@ -277,6 +277,9 @@ rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 	 * "newer" */
 	for (i = 0; i < ws->n; i++) {
 		size_t d = strspn(ws->w[i], "0123456789");
+		if (ws->used[i] || ws->mode[i] != REC_LINK_ASK ||
+		    (ws->name && ws->name[i]))
+			continue;
 		year |= ((v = num_at(ws, i)) >= 1900 && v <= 2100) ||
 		    rec_lex_decade(ws->w[i]) || (d >= 2 && !strcmp(ws->w[i] +
 		    d, "s"));

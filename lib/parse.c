@@ -688,7 +688,8 @@ more(struct rec_words *ws)
 			    (at(ws, i - 1, "no") || at(ws, i - 1, "not") ||
 			    at(ws, i - 1, "any"))) && !(i + n < ws->n &&
 			    (rec_link_who(ws->w[i + n]) || at(ws, i + n,
-			    "to") || (!strcmp(ph[k], "more") &&
+			    "to") || (strlen(ph[k]) >= 4 && !strcmp(ph[k] +
+			    strlen(ph[k]) - 4, "more") &&
 			    rec_concept_at(ws, i + n, &m) >= 0)))) {
 				mark(ws, i, n);
 				return 1;

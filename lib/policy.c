@@ -711,8 +711,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		 * topic (a topic's best-known items first) */
 		if (prior)
 			weight(r, "prior", !sources ? 1 : in->popular > 0 ? 3 :
-			    subject ? 0.5 :
 			    in->liked_items.n || in->similar.n ? 0.1 :
+			    subject ? 0.5 :
 			    (meaning || wordtags) && !in->tags.n &&
 			    !in->need.n ? 0.2 :
 			    in->tags.n && !topic.len && !in->need.n ? 0.3 : 1);

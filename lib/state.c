@@ -61,7 +61,37 @@ facets_of(const struct rec_intent *in)
 }
 
 /* copies from -> to the entries whose facet is not in drop */
-static int turned_down(const struct rec_intent *in, const char *v);
+/* whether the message turned down v ("genre:pop", "genre:hip
+ * hop|rap"), one of its values a whole tag of a concept turned down or
+ * a tag disliked ("nothing for dancing" is no turning down of pop,
+ * though the party's tags have "dance pop") */
+static int
+down_whole(const struct rec_intent *in, const char *v)
+{
+	const char *p = rec_facet_split(v, NULL), *t;
+	size_t i, k, n, m;
+
+	for (; *p; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|");
+		for (i = 0; i < in->disliked_tags.n; i++)
+			if (strlen(in->disliked_tags.v[i]) == n &&
+			    !strncmp(in->disliked_tags.v[i], p, n))
+				return 1;
+		for (i = 0; i < in->concepts.n; i++) {
+			if (strncmp(in->concepts.v[i], "not:", 4))
+				continue;
+			for (k = 0; rec_concepts[k].name; k++)
+				if (!strcmp(rec_concepts[k].name,
+				    in->concepts.v[i] + 4) && rec_concepts[k].tags)
+					for (t = rec_concepts[k].tags; *t;
+					    t += m + (t[m] == '|'))
+						if ((m = strcspn(t, "|")) == n &&
+						    !strncmp(t, p, n))
+							return 1;
+		}
+	}
+	return 0;
+}
 
 /* from's values of the facets not dropped, nor turned down by in ("no
  * horror" after "horror") */
@@ -74,7 +104,7 @@ copy_facets(struct rec_strs *to, const struct rec_strs *from, unsigned drop,
 
 	for (i = 0; i < from->n; i++) {
 		rec_facet_split(from->v[i], &f);
-		if (!(drop & (1u << f)) && !turned_down(in, from->v[i]))
+		if (!(drop & (1u << f)) && !down_whole(in, from->v[i]))
 			rec_strs_add(to, from->v[i]);
 	}
 }
@@ -310,9 +340,9 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 		in->k = prev->k;
 	/* "no harry potter, something similar": the subject turned down,
 	 * what was shown last shows the way (the filters keep it out) */
-	for (i = 0; cont && !rec_intent_goes(in) && i < prev->last.n &&
-	    i < 5; i++)
-		rec_strs_add(&in->liked_items, prev->last.v[i]);
+	if (cont && !rec_intent_goes(in))
+		for (i = 0; i < prev->last.n && i < 5; i++)
+			rec_strs_add(&in->liked_items, prev->last.v[i]);
 }
 
 /* whether the turn says nothing new: chit-chat, thanks, "sounds good" */

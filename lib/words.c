@@ -254,7 +254,7 @@ static int
 contraction(const char *p, size_t n)
 {
 	static const char *const l[] = { "it", "that", "what", "he", "she",
-	    "there", "here", "let", "who", "where", NULL };
+	    "there", "here", "let", "where", NULL };
 	size_t k;
 
 	for (k = 0; l[k]; k++)

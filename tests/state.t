@@ -38,7 +38,11 @@ test_ok 'a new mood replaces the old one, the era stays' \
 test_ok '"more upbeat" changes the mood, not "more of the same": the calm goes, the genre stays' \
 	'fresh && talk tunes.db "chill pop songs" "a bit more upbeat now" > /dev/null &&
 	 state > st && ! grep -q "more of the same" st && grep -q "genre:pop" st &&
-	 ! last | grep -q "\"say\":\"calm\"" && last | grep -q "\"column\":\"valence\",\"op\":\">=\""'
+	 ! last | grep -q "\"say\":\"calm\"" && last | grep -q "\"column\":\"valence\",\"op\":\">=\"" &&
+	 fresh && talk tunes.db "chill pop songs" "some more upbeat ones" > /dev/null &&
+	 ! last | grep -q "\"say\":\"calm\"" &&
+	 fresh && talk tunes.db "pop songs" "nothing for dancing" > /dev/null &&
+	 state | grep -q "^need:\[\"genre:pop\"\]"'
 test_ok 'a new subject said with a mood or an era of its own is a new request: the old tempo goes' \
 	'fresh && talk tunes.db "rock over 120 bpm" "happy songs like Queen from the 70s" > /dev/null &&
 	 ! last | grep -q "\"column\":\"tempo\"" && last | grep -q "\"say\":\"from the 1970s\""'
@@ -91,6 +95,7 @@ test_ok 'a title shown before, said again in lower case and turned down: none of
 # the whole subject turned down: what was shown shows the way
 test_ok '"no horror, something similar": like what was shown, none of it horror' \
 	'fresh && talk films.db "horror" "no horror, something similar" > out &&
+	 test "$(state | grep "^liked_items:" | grep -o "\"[0-9]*\"" | wc -l)" = "$(ids_of 1 < out | wc -l)" &&
 	 ids=$(ids_of 2 < out) && test -n "$ids" &&
 	 for i in $ids; do
 	   test "$(sqlite3 films.db "select genres like '"'"'%Horror%'"'"' from items where id = '"'"'$i'"'"'")" = 0 || exit 1
