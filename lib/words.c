@@ -266,12 +266,22 @@ contraction(const char *p, size_t n)
 void
 rec_words_of(const char *msg, struct rec_words *ws)
 {
-	struct rec_buf f = {0}, m = {0};
-	const char *p = msg;
+	struct rec_buf f = {0}, m = {0}, typed = {0};
+	const char *p;
 	/* cneg: 1 + the clause of the last negation */
 	int clause = 0, first = 1, quoted = 0, neg = 0, cneg = 0, comma = 0;
 	size_t before;
 
+	/* a typographic apostrophe inside a word ("it’s", "I’ve", as
+	 * phones write them) is the plain one, not a closing quote */
+	for (p = msg; *p; p++)
+		if (!strncmp(p, "\xe2\x80\x99", 3) && p > msg &&
+		    isalpha((unsigned char)p[-1]) && isalpha((unsigned char)p[3])) {
+			rec_buf_addc(&typed, '\'');
+			p += 2;
+		} else
+			rec_buf_addc(&typed, *p);
+	p = typed.data ? typed.data : "";
 	memset(ws, 0, sizeof *ws);
 	while (*p) {
 		const char *q;
@@ -417,6 +427,7 @@ rec_words_of(const char *msg, struct rec_words *ws)
 	scope(ws);
 	rec_buf_free(&f);
 	rec_buf_free(&m);
+	rec_buf_free(&typed);
 }
 
 void

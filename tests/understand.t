@@ -632,12 +632,14 @@ test_ok '"they have seen all the pixar ones": no pixar, animation still fine' \
 	 intent toons.db "no animation" | grep -q "not:animated" &&
 	 intent toons.db "I have seen a lot of pixar movies and loved them" > out &&
 	 grep -q "^disliked_tags:\[\]" out'
-# "it's" is one word, not the possessive of "it": "it's friday" says
-# when, and asks for no song called Friday
+# "it's" is one word, not the possessive of "it", also written with a
+# typographic apostrophe: "it's friday" says when, and asks for no
+# song called Friday
 test_ok 'words of the lexicon: "to celebrate" is a party, not the song Celebrate; a slow dance is romantic; movie night no night mood' \
 	'intent tunes.db "something to celebrate" > out && grep -q "^concepts:\[\"party\"\]" out &&
 	 intent tunes.db "hey, it'"'"'s friday, something to celebrate" > out &&
 	 grep -q "^understood:\"party\"" out && grep -q "^words:\[\]" out &&
+	 intent tunes.db "hey, it’s friday, something to celebrate" | grep -q "^words:\[\]" &&
 	 intent films.db "a fun film for movie night" > out && ! grep -q "\"night\"" out &&
 	 grep -q "^{\"liked_items\":\[\]" out &&
 	 intent tunes.db "songs for a slow dance" | grep -q "^concepts:\[\"romantic\"\]"'
