@@ -22,12 +22,9 @@ tag_count(const struct rec_kb *kb, const char *v)
 	return k == (size_t)-1 ? 0 : kb->tagcount[k];
 }
 
-/* whether w is one of the alternatives "a|b|c" */
-static int
-listed(const char *alts, const char *w)
+int
+rec_listed(const char *alts, const char *w, size_t n)
 {
-	size_t n = strlen(w);
-
 	while (*alts) {
 		size_t m = strcspn(alts, "|");
 		if (m == n && !strncmp(alts, w, n))
@@ -35,6 +32,12 @@ listed(const char *alts, const char *w)
 		alts += m + (alts[m] == '|');
 	}
 	return 0;
+}
+
+static int
+listed(const char *alts, const char *w)
+{
+	return rec_listed(alts, w, strlen(w));
 }
 
 /* the lexicon's concept c, grounded in the catalog (kb->ground[c]) */
@@ -46,7 +49,7 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 	const struct rec_ground *g = &kb->ground[c];
 	const char *fn = rec_facet_name(x->facet), *p;
 	struct rec_buf b = {0};
-	size_t i;
+	size_t i, n;
 
 	if (neg) {
 		/* "no edm": what was said, if the catalog uses the word;
@@ -64,12 +67,15 @@ rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c, int neg,
 		if (!kind)
 			rec_strs_add(&in->concepts, b.data);
 		else
-			for (p = x->kinds; *p; p += i + (p[i] == '|')) {
-				char *k = xstrndup(p, i = strcspn(p, "|"));
-				if (i >= 5 && strlen(said) >= 5 &&
-				    !strncmp(k, said, 5) && strcmp(k, said))
+			for (p = x->kinds; *p; p += n + (p[n] == '|')) {
+				n = strcspn(p, "|");
+				if (n >= 5 && strlen(said) >= 5 &&
+				    !strncmp(p, said, 5) && !(n == strlen(said) &&
+				    !strncmp(p, said, n))) {
+					char *k = xstrndup(p, n);
 					rec_strs_add(&in->disliked_tags, k);
-				free(k);
+					free(k);
+				}
 			}
 		rec_intent_said(in, "no %s", said ? said : x->name);
 		rec_buf_free(&b);

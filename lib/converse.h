@@ -356,6 +356,10 @@ void rec_kb_tag_words(struct rec_kb *kb, const char *v, unsigned c);
  * city pop"): a tag of the catalog's */
 int rec_kb_tag_phrase(struct rec_kb *kb, const struct rec_words *ws,
     size_t i);
+/* whether words i and i + 1 are each a tag of a thousandth of the
+ * items ("classic soul": two tags, not one) */
+int rec_kb_two_common(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i);
 /* link.c: tag as the request's topic, or what it turns down */
 void rec_link_add_tag(struct rec_kb *kb, const struct rec_words *ws,
     size_t i, struct rec_intent *in, const char *tag);
@@ -365,9 +369,6 @@ void rec_kb_series(struct rec_kb *kb, const char *id, const char *form,
     struct rec_strs *out);
 size_t rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, size_t *ck);
-/* Links the unused words of ws to the catalog: names (creators, titles,
- * collections) with the evidence they need, then the lexicon's
- * concepts, then tag values; the rest becomes words of meaning. */
 /* evidence.c: whether the n words at i say how the last answer went
  * ("Love it!", "Absolutely!"), no name; with n 0, whether i's clause
  * is such */
@@ -375,6 +376,9 @@ int rec_link_reaction(const struct rec_words *ws, size_t i, size_t n);
 /* "they've seen all the pixar ones": word i is in a clause of things
  * seen, all of them; a kind so said is one to leave out */
 int rec_link_seen_all(const struct rec_words *ws, size_t i);
+/* Links the unused words of ws to the catalog: names (creators, titles,
+ * collections) with the evidence they need, then the lexicon's
+ * concepts, then tag values; the rest becomes words of meaning. */
 void rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in);
 /* creator k of kb named at word i: asked for, a model ("like X"), or
  * turned down, as the words around it say */
@@ -460,6 +464,8 @@ void rec_concepts_not_categories(struct rec_kb *kb, struct rec_intent *in);
 /* a need widened by the kinds of it preferred ("japanese pop": pop,
  * or j-pop and city pop, which are kinds of pop) */
 void rec_concepts_narrower(struct rec_intent *in);
+/* whether the n bytes at w are one of the alternatives "a|b|c" */
+int rec_listed(const char *alts, const char *w, size_t n);
 /* the tags of a genre kept to anyway ("comedy" of "funny zombie
  * movies": every item left is one), but a narrower kind said, left out
  * of the group g of a search where it has others: what is left is the

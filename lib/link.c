@@ -577,14 +577,9 @@ tag_spans(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in,
 				continue;
 			/* nor one of two words on two items, each word a
 			 * common tag ("classic soul": classic, soul) */
-			if (n == 2 && k != (size_t)-1 && kb->tagcount[k] < 3) {
-				for (m = i; m < i + 2 && rec_kb_tag_on(kb,
-				    rec_hash_get(&kb->tag, ws->w[m],
-				    strlen(ws->w[m])), 1000); m++)
-					;
-				if (m == i + 2)
-					continue;
-			}
+			if (n == 2 && k != (size_t)-1 && kb->tagcount[k] < 3 &&
+			    rec_kb_two_common(kb, ws, i))
+				continue;
 			if (n == 2 && from == 2 && to == 2 &&
 			    !genre_pair(kb, ws, i, k))
 				continue;

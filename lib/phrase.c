@@ -39,6 +39,18 @@ tag_of_two(const struct rec_kb *kb, const struct rec_words *ws, size_t i)
 }
 
 int
+rec_kb_two_common(const struct rec_kb *kb, const struct rec_words *ws,
+    size_t i)
+{
+	size_t m;
+
+	for (m = i; m < i + 2 && m < ws->n && rec_kb_tag_on(kb, rec_hash_get(
+	    &kb->tag, ws->w[m], strlen(ws->w[m])), 1000); m++)
+		;
+	return m == i + 2;
+}
+
+int
 rec_kb_tag_phrase(struct rec_kb *kb, const struct rec_words *ws, size_t i)
 {
 	struct rec_buf g = {0};
@@ -53,10 +65,8 @@ rec_kb_tag_phrase(struct rec_kb *kb, const struct rec_words *ws, size_t i)
 
 	/* two common tags side by side are two ("classic soul");
 	 * the lexicon's own phrase is its to read ("chill out") */
-	for (m = i; is && m < i + 2 && rec_kb_tag_on(kb, rec_hash_get(&kb->tag,
-	    ws->w[m], strlen(ws->w[m])), 1000); m++)
-		;
-	if (is && (m == i + 2 || (rec_concept_at(ws, i, &m) >= 0 && m >= 2) ||
+	if (is && (rec_kb_two_common(kb, ws, i) ||
+	    (rec_concept_at(ws, i, &m) >= 0 && m >= 2) ||
 	    (i > 0 && tag_of_two(kb, ws, i - 1)) || tag_of_two(kb, ws, i + 1)))
 		is = 0;
 	rec_buf_free(&g);

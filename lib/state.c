@@ -60,7 +60,6 @@ facets_of(const struct rec_intent *in)
 	return set;
 }
 
-/* copies from -> to the entries whose facet is not in drop */
 /* whether the message turned down v ("genre:pop", "genre:hip
  * hop|rap"), one of its values a whole tag of a concept turned down or
  * a tag disliked ("nothing for dancing" is no turning down of pop,
@@ -68,26 +67,22 @@ facets_of(const struct rec_intent *in)
 static int
 down_whole(const struct rec_intent *in, const char *v)
 {
-	const char *p = rec_facet_split(v, NULL), *t;
-	size_t i, k, n, m;
+	const char *p = rec_facet_split(v, NULL);
+	size_t i, k, n;
 
 	for (; *p; p += n + (p[n] == '|')) {
 		n = strcspn(p, "|");
 		for (i = 0; i < in->disliked_tags.n; i++)
-			if (strlen(in->disliked_tags.v[i]) == n &&
-			    !strncmp(in->disliked_tags.v[i], p, n))
+			if (rec_listed(in->disliked_tags.v[i], p, n))
 				return 1;
 		for (i = 0; i < in->concepts.n; i++) {
 			if (strncmp(in->concepts.v[i], "not:", 4))
 				continue;
 			for (k = 0; rec_concepts[k].name; k++)
 				if (!strcmp(rec_concepts[k].name,
-				    in->concepts.v[i] + 4) && rec_concepts[k].tags)
-					for (t = rec_concepts[k].tags; *t;
-					    t += m + (t[m] == '|'))
-						if ((m = strcspn(t, "|")) == n &&
-						    !strncmp(t, p, n))
-							return 1;
+				    in->concepts.v[i] + 4) && rec_concepts[k].tags &&
+				    rec_listed(rec_concepts[k].tags, p, n))
+					return 1;
 		}
 	}
 	return 0;
