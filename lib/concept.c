@@ -186,6 +186,16 @@ rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
 	return found;
 }
 
+/* whether the concept word at i is a verb of the sentence, not the
+ * wish: "focus on Jamaica and Nigeria", "concentrate on the 90s" (a
+ * word of meaning after "on"; "music to focus on at work" keeps it) */
+int
+rec_concept_verb(const struct rec_words *ws, size_t i, size_t n)
+{
+	return n == 1 && rec_words_at(ws, i + 1, "on") && i + 2 < ws->n &&
+	    !rec_lex_filler(ws->w[i + 2]) && !rec_words_at(ws, i + 2, "it");
+}
+
 /* "bluesy", "folky", "metallic": a word made of a category of the
  * catalog and a suffix of likeness ("-y", "-ic", "-ish"), a final
  * consonant doubled or not; the category (four letters or more, on

@@ -119,6 +119,8 @@ struct rec_intent {
 				 * kind (its theme, "zombies") goes on
 				 * under the new mood or genre; this turn
 				 * only */
+	int narrows;		/* its genre narrows the one in force; this
+				 * turn only */
 	size_t carried;		/* the last of liked_creators that earlier
 				 * turns named, not this one; this turn
 				 * only */
@@ -453,6 +455,8 @@ int rec_kb_tag_stem(const struct rec_kb *kb, const char *w,
 /* concept.c: the concept whose words are at i, the longest phrase first
  * (its index, and *n its words), or -1 */
 long rec_concept_at(const struct rec_words *ws, size_t i, size_t *n);
+/* whether the concept word at i is the sentence's verb ("focus on X") */
+int rec_concept_verb(const struct rec_words *ws, size_t i, size_t n);
 /* adds concept c (an index of rec_concepts) in the catalog's terms, or
  * with neg its negation; said: the words that named it, or NULL */
 void rec_add_concept(struct rec_kb *kb, struct rec_intent *in, size_t c,
@@ -483,6 +487,12 @@ void rec_intent_parse(struct rec_kb *kb, const char *message,
  * request before, which stays whole); whether in says nothing new
  * (thanks, chit-chat, "sounds good") */
 int rec_intent_has_subject(const struct rec_intent *in);
+/* the message's intent in made the state: a creator liked is no
+ * creator asked for where others like them are; then, after a turn
+ * prev, in merged with it (cont: the message goes on from it), its genre
+ * narrowing prev's where most of its items are of prev's genre too */
+void rec_intent_settle(struct rec_kb *kb, struct rec_intent *in,
+    const struct rec_intent *prev, int cont);
 void rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
     int cont);
 int rec_intent_nothing_new(const struct rec_intent *in);

@@ -839,7 +839,8 @@ rec_link(struct rec_kb *kb, struct rec_words *ws, struct rec_intent *in)
 		if ((c = rec_concept_at(ws, i, &n)) < 0 ||
 		    overlapped(ws, i, n))
 			continue;
-		if (ws->mode[i] == REC_LINK_DESCRIBE) {
+		if (ws->mode[i] == REC_LINK_DESCRIBE ||
+		    rec_concept_verb(ws, i, n)) {
 			mark(ws, i, n);
 			continue;
 		}

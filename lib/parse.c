@@ -854,9 +854,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	for (i = 1; prev && i < ws.n; i++)
 		in->same_kind |= (at(&ws, i, "one") || at(&ws, i, "ones")) &&
 		    ws.used[i - 1] && !ws.used[i];
-	if (prev)
-		rec_intent_merge(in, prev, cont &&
-		    !rec_intent_has_subject(in));
+	rec_intent_settle(kb, in, prev, cont);
 	/* "none of those": the creators so far do not show the way */
 	if (none && !in->liked_creators.n)
 		rec_strs_free(&in->similar);

@@ -258,4 +258,26 @@ test_ok 'a creator had enough of: "I love The Gulls", "great, more please"' \
 	 sed -n 2p s.jsonl | grep -q "startswith(\\\\\"The Gulls\\\\\")" &&
 	 ! sed -n 3p s.jsonl | grep -q "startswith"'
 
+# a genre most of whose items are of the genre in force narrows it
+# ("reggae", then "focus on Jamaica"); one that is not replaces it
+{ echo id,title,artist,genre
+  for i in 1 2 3 4; do echo "j$i,Island Song $i,Island Band $i,reggae|jamaica"; done
+  for i in 1 2 3; do echo "r$i,Roots Song $i,Roots Band $i,reggae"; echo "k$i,Rock Song $i,Rock Band $i,rock"; done
+  echo "x1,Odd Song,Odd Band,rock|jamaica"; } > isle.csv &&
+	rec-import -d isle.db items -i id -r title=title -r artist=creator -S genre='|' -l genre isle.csv &&
+	rec-bm25 -d isle.db --index || exit 1
+test_ok '"reggae", then "focus on Jamaica": reggae from Jamaica, not a study mood; then "some rock" replaces reggae' \
+	'fresh && talk isle.db "reggae songs" "I would like to focus on Jamaica" > out &&
+	 state > st && grep -q "^tags:.*genre:jamaica" st && grep -q "^tags:.*genre:reggae" st &&
+	 ! grep -q "^concepts:.*focus" st &&
+	 for i in $(ids_of 2 < out); do case $i in j*) ;; *) exit 1;; esac; done &&
+	 talk isle.db "some rock" > /dev/null && ! state | grep -q "^tags:.*genre:reggae"'
+test_ok '"music to focus on" is still the focus' \
+	'fresh && talk isle.db "music to focus on" > /dev/null && state | grep -q "^concepts:\[\"focus\"\]"'
+test_ok '"I like The Gulls only, more artists like them": a model, not a creator asked for; "I love The Gulls" is' \
+	'fresh && talk worn.db "I like The Gulls only, I want more artists like them" > out &&
+	 state > st && grep -q "^liked_creators:\[\]" st && grep -q "^similar:\[\"The Gulls\"\]" st &&
+	 fresh && talk worn.db "I love The Gulls" > /dev/null &&
+	 state | grep -q "^liked_creators:\[\"The Gulls\"\]"'
+
 done_testing
