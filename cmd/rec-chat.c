@@ -9,7 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "converse.h"
+#include "demos.h"
 
 static void
 usage(FILE *fp)

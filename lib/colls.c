@@ -32,6 +32,19 @@ add(struct rec_words *ws, struct rec_intent *in, const char *said,
 	rec_words_mark(ws, i, n);
 }
 
+/* the words at i that say a film or a show ("the movie", "the musical"):
+ * how many */
+static size_t
+film(const struct rec_words *ws, size_t i)
+{
+	static const char *const kind[] = { "movie", "film", "show",
+	    "musical", "soundtrack", "series", "game", "disney", NULL };
+	size_t the = rec_words_at(ws, i, "the");
+
+	return i + the < ws->n && rec_words_listed(kind, ws->w[i + the]) ?
+	    the + 1 : 0;
+}
+
 size_t
 rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
     struct rec_intent *in, size_t *ck)
@@ -40,8 +53,15 @@ rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
 	size_t i, n, nc, pos = (size_t)-1;
 
 	for (i = 0; kb->c_coll && i < ws->n; i++) {
+		/* "from the movie Frozen": its soundtrack, in any case */
+		size_t s = i + 1 + film(ws, i + 1);
 		if (!ws->used[i] && rec_words_at(ws, i, "from") &&
-		    i + 1 < ws->n && ws->cap[i + 1]) {
+		    s < ws->n && (ws->cap[s] || s > i + 1)) {
+			if (s > i + 1 && (n = rec_link_longest(ws, s,
+			    &kb->coll, &g)) && g.len >= 4) {
+				add(ws, in, "from '%s'", g.data, i, n + s - i);
+				continue;
+			}
 			/* "from Naughty Boy": a creator first */
 			if ((nc = rec_link_longest(ws, i + 1, &kb->creator,
 			    &g))) {

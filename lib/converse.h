@@ -853,28 +853,15 @@ int rec_chat_tools(struct rec_kb *kb, const char *dbpath, const char *bin,
     const struct rec_dialogue *dlg, const char *demos, int respond,
     struct rec_turn *t, struct rec_buf *mlog);
 
-/* demos.c: demonstrations (InteRecAgent's dynamic few-shot), a JSONL
- * file of {"request": "...", "plan": [calls]} or {"request", "intent"}
- * lines.  The k whose requests are most like message by BM25 (of
- * those with key) are appended to b as "Examples: ..." text; nothing
- * when none shares a word. */
-void rec_demos_prompt(const char *path, const char *message,
-    const char *key, size_t k, struct rec_buf *b);
-/* the lines (with key) whose "request" is most like message by BM25,
- * best first, none that shares no word, at most k, into lines (room
- * for k; the caller frees each); returns how many.  A missing file has
- * none; a line that is not JSON is left out with a warning. */
-size_t rec_demos_best(const char *path, const char *message,
-    const char *key, size_t k, char **lines);
-/* the part of an intent a demonstration shows a model: what was
- * liked, disliked and asked for, the constraints, popularity and k */
-void rec_demos_intent(const struct rec_intent *in, struct rec_buf *b);
-/* appends {"request": request, key: value (JSON)} to path, one line
- * written whole (O_APPEND); a warning, not an end, when it cannot */
-void rec_demos_record(const char *path, const char *request,
-    const char *key, const char *value);
-
-/* plansql.c: a factor of a score for rec-rank -b that halves the items
+/* plansql.c: a factor of a score for rec-rank -b that halves the
+ * Christmas songs and films (their title or collection says so) where
+ * the request names no creator and says nothing of Christmas, the
+ * holidays or winter: a season's, not the topic's (CPCD: one list in
+ * seven had one, through a genre's best-known artists; a creator's
+ * own may be what is asked for: Michael Buble's) */
+void rec_plan_season(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b);
+/* a factor of a score for rec-rank -b that halves the items
  * of the creators liked in earlier turns, not named in this one, of
  * whom four songs or more were shown: the person has had theirs (CPCD) */
 void rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "converse.h"
+#include "demos.h"
 
 /* the folded words of s, each once per occurrence */
 static void

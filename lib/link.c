@@ -65,14 +65,21 @@ year_word(const struct rec_words *ws, size_t i)
 	    at(ws, i - 1, "titled")));
 }
 
-/* whether the folded word is the whole name, "the" aside */
+/* whether the folded word is the whole name, "the" aside, an "&" said
+ * "and" ("earth wind and fire") */
 static int
 is_name(const char *name, const char *folded)
 {
-	struct rec_buf b = {0};
+	struct rec_buf b = {0}, a = {0};
 	int same;
 
-	rec_norm(&b, name, strlen(name));
+	for (; *name; name++)
+		if (*name == '&')
+			rec_buf_adds(&a, " and ");
+		else
+			rec_buf_addc(&a, *name);
+	rec_norm(&b, a.data, a.len);
+	rec_buf_free(&a);
 	same = b.data && (!strcmp(b.data, folded) || (!strncmp(b.data,
 	    "the ", 4) && !strcmp(b.data + 4, folded)));
 	rec_buf_free(&b);

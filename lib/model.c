@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "converse.h"
+#include "demos.h"
 
 static void
 problem(struct rec_buf *p, const char *fmt, const char *a)

@@ -233,3 +233,47 @@ rec_plan_worn(const struct rec_kb *kb, const struct rec_intent *in,
 	rec_buf_free(&k);
 	rec_buf_free(&names);
 }
+
+/* whether one of in's words of the topic has s in it */
+static int
+said(const struct rec_intent *in, const char *s)
+{
+	const struct rec_strs *l[] = { &in->concepts, &in->tags, &in->themes,
+	    &in->words, &in->colls };
+	size_t i, k;
+
+	for (k = 0; k < sizeof l / sizeof *l; k++)
+		for (i = 0; i < l[k]->n; i++)
+			if (strstr(l[k]->v[i], s))
+				return 1;
+	return 0;
+}
+
+void
+rec_plan_season(const struct rec_kb *kb, const struct rec_intent *in,
+    struct rec_buf *b)
+{
+	static const char *const near[] = { "holiday", "winter", "santa",
+	    "snow", "festive", "advent", "noel", NULL };
+	int c = rec_kb_concept(kb, "christmas");
+	const char *p;
+	size_t i, n;
+
+	if (c < 0 || !kb->c_title || in->liked_items.n || in->liked_creators.n)
+		return;
+	for (p = rec_concepts[c].words; *p; p += n + (p[n] == '|')) {
+		char w[64];
+		n = strcspn(p, "|");
+		snprintf(w, sizeof w, "%.*s", (int)n, p);
+		if (said(in, w))
+			return;
+	}
+	for (i = 0; near[i]; i++)
+		if (said(in, near[i]))
+			return;
+	rec_buf_printf(b, " * (if ((.item.\"%s\" // \"\")%s%s%s | "
+	    "test(\"\\\\b(%s)\\\\b\"; \"i\")) then 0.5 else 1 end)",
+	    kb->c_title, kb->c_coll ? " + \" \" + (.item.\"" : "",
+	    kb->c_coll ? kb->c_coll : "", kb->c_coll ? "\" // \"\")" : "",
+	    rec_concepts[c].words);
+}

@@ -823,6 +823,7 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 		    "test(\"[-(\\\\[].*\\\\b(%s)\\\\b\"; \"i\")) then 0.6 "
 		    "else 1 end)", kb->c_title, VERSION_WORDS);
 	rec_plan_worn(kb, in, &b);
+	rec_plan_season(kb, in, &b);
 	if (strcmp(b.data, ".score")) {
 		arg(&p->filt[p->nfilt - 1], "-b");
 		arg(&p->filt[p->nfilt - 1], b.data);
@@ -849,8 +850,8 @@ rec_plan_make(struct rec_kb *kb, const struct rec_intent *in,
 	/* spread over creators, unless the request is for some; the
 	 * creators liked before keep four each (two cost CPCD Hit@10
 	 * 0.027; four gained 0.001 over none, and "more like these" after
-	 * two were liked shows both) */
-	if (kb->c_creator && !by) {
+	 * two were liked shows both); an album is one's */
+	if (kb->c_creator && !by && !in->colls.n) {
 		arg(&p->filt[p->nfilt - 1], "-D");
 		arg(&p->filt[p->nfilt - 1], kb->c_creator);
 		arg(&p->filt[p->nfilt - 1], "-p");

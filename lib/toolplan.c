@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demos.h"
 #include "toolplan.h"
 
 /* the most calls of one answer that are read */

@@ -1156,4 +1156,30 @@ test_ok '"i like funky songs": a word of the language before "songs" is the tag,
 	 REC_WORDS=$DATA/words intent eng.db "songs by Funky" | grep -q "^liked_creators:\[\"Funky\"\]" &&
 	 REC_WORDS= intent eng.db "i like funky songs" | grep -q "^liked_creators:\[\"Funky\"\]"'
 
+# names said as people say them, on a catalog of its own: a first name
+# one creator has ten times the others' songs of, "and" for "&", a
+# film's soundtrack; Christmas songs only when asked for
+{ echo id,title,artist,album,genre
+  for i in 1 2 3 4 5 6 7 8 9 10; do echo "k$i,Kay Song $i,Kendrick Lamar,Kay Album,hip hop"; done
+  echo "h1,Lone Song,Houston Kendrick,Lone Album,country"
+  for i in 1 2 3 4 5; do echo "y$i,Claw Song $i,Yellow Claw,Claw Album,edm"; done
+  for i in 1 2 3 4; do echo "m$i,Magic Song $i,Yellow Magic Orchestra,Magic Album,edm"; done
+  for i in 1 2 3; do echo "e$i,Fire Song $i,\"Earth, Wind & Fire\",Fire Album,funk"; done
+  echo "c1,A Jazz Christmas,Jazz Band 1,Jazz One,jazz"
+  for i in 2 3 4; do echo "j$i,Jazz Song $i,Jazz Band $i,Jazz One,jazz"; done
+  for i in 1 2 3; do echo "f$i,Snow Song $i,Cast,Frozen (Original Motion Picture Soundtrack),soundtrack"; done
+} > people.csv && rec-import -d people.db items -i id -r title=title -r artist=creator \
+	-r album=collection -l genre people.csv && rec-bm25 -d people.db --index || exit 1
+test_ok '"kendrick" is Kendrick Lamar (ten songs to one); "yellow" is no Yellow Claw (five to four)' \
+	'intent people.db "songs by kendrick" | grep -q "^liked_creators:\[\"Kendrick Lamar\"\]" &&
+	 ! intent people.db "some yellow songs" | grep -q "^liked_creators:\[\"Yellow"'
+test_ok '"earth wind and fire" in lower case is Earth, Wind & Fire' \
+	'intent people.db "some earth wind and fire please" | grep -q "^liked_creators:\[\"Earth, Wind & Fire\"\]"'
+test_ok '"songs from the movie frozen" are its soundtrack'"'"'s' \
+	'intent people.db "songs from the movie frozen" | grep -q "^colls:\[\"frozen\"\]" &&
+	 test "$(ids people.db "songs from the movie frozen")" = "f1 f2 f3 "'
+test_ok 'a Christmas song comes after the others unless Christmas is asked for' \
+	'test "$(ids people.db "3 jazz songs")" = "j2 j3 j4 " &&
+	 ids people.db "3 christmas jazz songs" | grep -q c1'
+
 done_testing
