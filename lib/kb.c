@@ -509,9 +509,10 @@ rec_kb_load(const char *catalog)
 			rec_kb_add_names(kb, v, c, &n);
 		}
 		sqlite3_reset(st);
+		rec_kb_load_english(kb);
 		rec_kb_one_word_names(kb);
-	}
-	rec_kb_load_english(kb);
+	} else
+		rec_kb_load_english(kb);
 	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {
 		rec_buf_reset(&sql);

@@ -170,9 +170,9 @@ leader(struct rec_kb *kb, const char *v, unsigned count, struct rec_buf *n)
  * last name is the one with three times their items together
  * ("mozart": Wolfgang Amadeus Mozart, not the one song of Mozart La
  * Para); a first word shared is nobody's ("yellow": Yellow Claw and
- * Yellow Magic Orchestra) unless one has ten times the others' items
- * ("kendrick": Kendrick Lamar's 37, Houston Kendrick's one).  The
- * linker still asks a rare word of it. */
+ * Yellow Magic Orchestra) unless it is no word of the language and one
+ * has ten times the others' items ("kendrick": Kendrick Lamar's 37,
+ * Houston Kendrick's one).  The linker still asks a rare word of it. */
 void
 rec_kb_one_word_names(struct rec_kb *kb)
 {
@@ -223,7 +223,8 @@ rec_kb_one_word_names(struct rec_kb *kb)
 		size_t *v = (size_t *)w.val + 4 * k, c;
 		int added;
 		if (!v[0] || v[1] < 3 || v[1] < 3 * v[2] ||
-		    (v[2] && !v[3] && v[1] < 10 * v[2]) ||
+		    (v[2] && !v[3] && (v[1] < 10 * v[2] ||
+		    rec_kb_english(kb, w.key[k], 0))) ||
 		    rec_hash_get(&kb->creator, w.key[k], w.keylen[k]) !=
 		    (size_t)-1)
 			continue;

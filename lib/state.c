@@ -217,7 +217,7 @@ genres_of(const struct rec_intent *in, struct rec_strs *out)
  * than replacing it: most of the catalog's items of the new one are of
  * the old one too ("reggae", then "focus on Jamaica": 39 of the 41
  * items tagged jamaica are reggae), as a good recommender hears it.
- * Only for a subject made of genres alone. */
+ * Only for a subject made of genres alone, after a genre of tags only. */
 static int
 narrows(struct rec_kb *kb, const struct rec_intent *in,
     const struct rec_intent *prev)
@@ -225,11 +225,19 @@ narrows(struct rec_kb *kb, const struct rec_intent *in,
 	struct rec_strs now = {0}, old = {0};
 	struct rec_buf sql = {0};
 	sqlite3_stmt *st;
-	int yes = 0;
+	size_t i;
+	int yes = 0, f;
 
 	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
 	    in->colls.n || in->fresh || !kb->nc_tags)
 		return 0;
+	/* a genre kept to (a category of the catalog) goes on as a
+	 * preference anyway (keep_categories) */
+	for (i = 0; i < prev->need.n; i++) {
+		rec_facet_split(prev->need.v[i], &f);
+		if (f == REC_FACET_GENRE)
+			return 0;
+	}
 	genres_of(in, &now);
 	genres_of(prev, &old);
 	if (now.n && old.n) {

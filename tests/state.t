@@ -263,14 +263,15 @@ test_ok 'a creator had enough of: "I love The Gulls", "great, more please"' \
 { echo id,title,artist,genre
   for i in 1 2 3 4; do echo "j$i,Island Song $i,Island Band $i,reggae|jamaica"; done
   for i in 1 2 3; do echo "r$i,Roots Song $i,Roots Band $i,reggae"; echo "k$i,Rock Song $i,Rock Band $i,rock"; done
-  echo "x1,Odd Song,Odd Band,rock|jamaica"; } > isle.csv &&
-	rec-import -d isle.db items -i id -r title=title -r artist=creator -S genre='|' -l genre isle.csv &&
+  echo "x1,Odd Song,Odd Band,rock|jamaica"
+  # untagged ones: tags, not a category every item has (kept to)
+  for i in 1 2 3; do echo "n$i,Plain Song $i,Plain Band $i,"; done; } > isle.csv &&
+	rec-import -d isle.db items -i id -r title=title -r artist=creator -S genre='|' -r genre=tags isle.csv &&
 	rec-bm25 -d isle.db --index || exit 1
 test_ok '"reggae", then "focus on Jamaica": reggae from Jamaica, not a study mood; then "some rock" replaces reggae' \
-	'fresh && talk isle.db "reggae songs" "I would like to focus on Jamaica" > out &&
+	'fresh && talk isle.db "3 reggae songs" "I would like to focus on Jamaica" > out &&
 	 state > st && grep -q "^tags:.*genre:jamaica" st && grep -q "^tags:.*genre:reggae" st &&
-	 ! grep -q "^concepts:.*focus" st &&
-	 for i in $(ids_of 2 < out); do case $i in j*) ;; *) exit 1;; esac; done &&
+	 ! grep -q "^concepts:.*focus" st && ids_of 2 < out | head -1 | grep -q "^j" &&
 	 talk isle.db "some rock" > /dev/null && ! state | grep -q "^tags:.*genre:reggae"'
 test_ok '"music to focus on" is still the focus' \
 	'fresh && talk isle.db "music to focus on" > /dev/null && state | grep -q "^concepts:\[\"focus\"\]"'
