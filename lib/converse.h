@@ -331,6 +331,9 @@ void rec_parse_numbers(struct rec_kb *kb, struct rec_words *ws,
 /* whether word i's clause holds one of the phrases (used or not) */
 int rec_words_clause_has(const struct rec_words *ws, size_t i,
     const char *const *ph);
+/* a negation read already at i and a verb of liking after it ("don't
+ * like", "do not really enjoy"): its words, or 0 */
+size_t rec_words_not_liking(const struct rec_words *ws, size_t i);
 /* tagwords.c: the words of a list of "facet:word" entries for a tag
  * search, into w (see there) */
 void rec_tag_words(const struct rec_kb *kb, const struct rec_intent *in,

@@ -166,7 +166,9 @@ const struct rec_concept rec_concepts[] = {
 	  { N("energy", ">=", 0.6), NONE, NONE }, NULL },
 	{ "chores", REC_FACET_ACTIVITY,
 	  "chores|cleaning|housework|cooking|baking|kitchen|cook|clean the "
-	  "house|errands|running errands|run errands|limpiar|cocinar|menage|"
+	  "house|cleaning the house|cleaning house|clean my house|cleaning my "
+	  "house|house cleaning|housecleaning|"
+	  "errands|running errands|run errands|limpiar|cocinar|menage|"
 	  "cuisine|putzen|kochen",
 	  "happy|fun|feel good|upbeat|pop|party|summer", NULL, NULL, 0,
 	  { N("valence", ">=", 0.55), NONE, NONE }, NULL },

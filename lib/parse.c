@@ -203,14 +203,15 @@ liked_after(const struct rec_words *ws, size_t i)
 }
 
 /* a word that turns a clause round: what follows has a taste of its
- * own ("X was great but Y was boring") */
+ * own ("X was great but Y was boring", "I don't like X so put in Y") */
 static int
 contrast(const struct rec_words *ws, size_t i)
 {
 	static const char *const w[] = { "but", "though", "although",
 	    "whereas", "however", "pero", "mais", "aber", NULL };
 
-	return rec_words_listed(w, ws->w[i]);
+	return rec_words_listed(w, ws->w[i]) || (rec_words_at(ws, i, "so") &&
+	    i > 0 && ws->clause[i - 1] == ws->clause[i] && !ws->cap[i]);
 }
 
 /* the stretch of word i's clause between words of contrast: its first
@@ -278,8 +279,10 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 
 	for (i = 0; i < ws->n; i++) {
 		int mode = -1;
-		if (ws->used[i])
+		if (ws->used[i] && !(n = rec_words_not_liking(ws, i)))
 			continue;
+		if (ws->used[i])
+			mode = REC_LINK_DISLIKE;
 		for (k = 0; neg[k] && mode < 0; k++)
 			if ((n = rec_words_phrase(ws, i, neg[k])))
 				mode = REC_LINK_DISLIKE;

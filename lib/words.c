@@ -494,6 +494,27 @@ rec_words_clause_has(const struct rec_words *ws, size_t i,
 	return 0;
 }
 
+size_t
+rec_words_not_liking(const struct rec_words *ws, size_t i)
+{
+	static const char *const verb[] = { "like", "love", "enjoy", "dig",
+	    NULL };
+	size_t j = i + 1;
+
+	static const char *const neg[] = { "dont", "not", "didnt", "doesnt",
+	    "never", "cant", "wont", NULL };
+
+	if (!rec_words_listed(neg, ws->w[i]))
+		return 0;
+	/* "do not like", "don't really like" */
+	if (j < ws->n && ws->used[j] && rec_words_listed(neg, ws->w[j]))
+		j++;
+	if (rec_words_at(ws, j, "really"))
+		j++;
+	return j < ws->n && !ws->used[j] && ws->clause[j] == ws->clause[i] &&
+	    rec_words_listed(verb, ws->w[j]) ? j - i + 1 : 0;
+}
+
 int
 rec_words_at(const struct rec_words *ws, size_t i, const char *w)
 {

@@ -216,8 +216,10 @@ test_ok 'a language by its own name: "canciones en espaÃ±ol", "chansons en franÃ
 test_ok 'a phrase of the lexicon that runs on wins: "while working out" is a workout, not work' \
 	't "music to listen to while working out" | grep -q "^concepts:\[\"workout\"\]" &&
 	 t "songs to listen to while I work" | grep -q "^concepts:\[\"focus\"\]"'
-test_ok 'errands are no run, a sleepover no sleep, meditation no mood of its own' \
+test_ok 'errands are no run, cleaning the house no house music, a sleepover no sleep, meditation no mood of its own' \
 	't "music while running errands" | grep -q "^concepts:\[\"chores\"\]" &&
+	 t "music while cleaning the house" > out && grep -q "^concepts:\[\"chores\"\]" out &&
+	 ! grep -q "house" out &&
 	 t "a playlist for a sleep over with my girls" | grep -q "^concepts:\[\"party\"\]" &&
 	 t "something for meditation" | grep -q "^concepts:\[\"meditation\"\]" &&
 	 t "a playlist for depression" | grep -q "^concepts:\[\"sad\"\]"'
@@ -1181,5 +1183,12 @@ test_ok '"songs from the movie frozen" are its soundtrack'"'"'s' \
 test_ok 'a Christmas song comes after the others unless Christmas is asked for' \
 	'test "$(ids people.db "3 jazz songs")" = "j2 j3 j4 " &&
 	 ids people.db "3 christmas jazz songs" | grep -q c1'
+
+test_ok '"I don'"'"'t like the songs by X": X turned down, however far the name' \
+	't "I don'"'"'t like the songs by The Runners" | grep -q "^disliked_creators:\[\"The Runners\"\]" &&
+	 t "I do not really like the suggestions by The Runners" | grep -q "^disliked_creators:\[\"The Runners\"\]" &&
+	 t "I don'"'"'t want rock, just some of The Runners" | grep -q "^liked_creators:\[\"The Runners\"\]" &&
+	 t "I don'"'"'t like Sunny Side so take them out and put in some of The Runners" > out &&
+	 grep -q "^liked_creators:\[\"The Runners\"\]" out && grep -q "^disliked_creators:\[\"Sunny Side\"\]" out'
 
 done_testing
