@@ -38,7 +38,7 @@ static size_t
 film(const struct rec_words *ws, size_t i)
 {
 	static const char *const kind[] = { "movie", "film", "show",
-	    "musical", "soundtrack", "series", "game", "disney", NULL };
+	    "musical", "soundtrack", "series", "game", NULL };
 	size_t the = rec_words_at(ws, i, "the");
 
 	return i + the < ws->n && rec_words_listed(kind, ws->w[i + the]) ?
@@ -57,11 +57,14 @@ rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
 		size_t s = i + 1 + film(ws, i + 1);
 		if (!ws->used[i] && rec_words_at(ws, i, "from") &&
 		    s < ws->n && (ws->cap[s] || s > i + 1)) {
-			if (s > i + 1 && (n = rec_link_longest(ws, s,
-			    &kb->coll, &g)) && g.len >= 4) {
+			if (s > i + 1 && !rec_lex_filler(ws->w[s]) &&
+			    (n = rec_link_longest(ws, s, &kb->coll, &g)) &&
+			    g.len >= 4) {
 				add(ws, in, "from '%s'", g.data, i, n + s - i);
 				continue;
 			}
+			if (!ws->cap[i + 1])
+				continue;
 			/* "from Naughty Boy": a creator first */
 			if ((nc = rec_link_longest(ws, i + 1, &kb->creator,
 			    &g))) {

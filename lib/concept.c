@@ -3,6 +3,7 @@
  * terms: where a concept's words are, and what it adds to the intent
  * (its tags, the categories to keep to or prefer, its audio features).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,12 +189,19 @@ rec_concept_at(const struct rec_words *ws, size_t i, size_t *n)
 
 /* whether the concept word at i is a verb of the sentence, not the
  * wish: "focus on Jamaica and Nigeria", "concentrate on the 90s" (a
- * word of meaning after "on"; "music to focus on at work" keeps it) */
+ * name or a number after "on", fillers aside; "music to focus on at
+ * work", "to focus on exams" keep it) */
 int
 rec_concept_verb(const struct rec_words *ws, size_t i, size_t n)
 {
-	return n == 1 && rec_words_at(ws, i + 1, "on") && i + 2 < ws->n &&
-	    !rec_lex_filler(ws->w[i + 2]) && !rec_words_at(ws, i + 2, "it");
+	size_t j = i + 2;
+
+	if (n != 1 || !rec_words_at(ws, i + 1, "on"))
+		return 0;
+	while (j < ws->n && rec_lex_filler(ws->w[j]) && !ws->cap[j])
+		j++;
+	return j < ws->n && (ws->cap[j] || isdigit((unsigned char)
+	    ws->w[j][0]));
 }
 
 /* "bluesy", "folky", "metallic": a word made of a category of the

@@ -203,15 +203,18 @@ liked_after(const struct rec_words *ws, size_t i)
 }
 
 /* a word that turns a clause round: what follows has a taste of its
- * own ("X was great but Y was boring", "I don't like X so put in Y") */
+ * own ("X was great but Y was boring", "I don't like X so put in Y":
+ * "so" before a request, not "so boring") */
 static int
 contrast(const struct rec_words *ws, size_t i)
 {
 	static const char *const w[] = { "but", "though", "although",
 	    "whereas", "however", "pero", "mais", "aber", NULL };
+	static const char *const ask[] = { "lets", "let", "please", "put",
+	    "add", "play", "give", "take", "can", "could", "i", "we", NULL };
 
 	return rec_words_listed(w, ws->w[i]) || (rec_words_at(ws, i, "so") &&
-	    i > 0 && ws->clause[i - 1] == ws->clause[i] && !ws->cap[i]);
+	    i > 0 && i + 1 < ws->n && rec_words_listed(ask, ws->w[i + 1]));
 }
 
 /* the stretch of word i's clause between words of contrast: its first
@@ -278,11 +281,10 @@ tastes(struct rec_words *ws, struct rec_intent *in)
 	size_t i, j, n, k;
 
 	for (i = 0; i < ws->n; i++) {
-		int mode = -1;
+		int mode;
 		if (ws->used[i] && !(n = rec_words_not_liking(ws, i)))
 			continue;
-		if (ws->used[i])
-			mode = REC_LINK_DISLIKE;
+		mode = ws->used[i] ? REC_LINK_DISLIKE : -1;
 		for (k = 0; neg[k] && mode < 0; k++)
 			if ((n = rec_words_phrase(ws, i, neg[k])))
 				mode = REC_LINK_DISLIKE;

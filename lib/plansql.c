@@ -259,7 +259,8 @@ rec_plan_season(const struct rec_kb *kb, const struct rec_intent *in,
 	const char *p;
 	size_t i, n;
 
-	if (c < 0 || !kb->c_title || in->liked_items.n || in->liked_creators.n)
+	if (c < 0 || !kb->c_title || in->liked_items.n ||
+	    in->liked_creators.n || in->similar.n)
 		return;
 	for (p = rec_concepts[c].words; *p; p += n + (p[n] == '|')) {
 		char w[64];

@@ -248,7 +248,7 @@ narrows(struct rec_kb *kb, const struct rec_intent *in,
 		st = rec_catalog_prepare(kb->cat, sql.data, "a narrower genre");
 		if (rec_catalog_step(kb->cat, st, "a narrower genre"))
 			yes = sqlite3_column_int(st, 0) >= 3 &&
-			    2 * sqlite3_column_int(st, 1) >=
+			    2 * sqlite3_column_int(st, 1) >
 			    sqlite3_column_int(st, 0);
 		sqlite3_reset(st);
 	}

@@ -274,7 +274,8 @@ test_ok '"reggae", then "focus on Jamaica": reggae from Jamaica, not a study moo
 	 ! grep -q "^concepts:.*focus" st && ids_of 2 < out | head -1 | grep -q "^j" &&
 	 talk isle.db "some rock" > /dev/null && ! state | grep -q "^tags:.*genre:reggae"'
 test_ok '"music to focus on" is still the focus' \
-	'fresh && talk isle.db "music to focus on" > /dev/null && state | grep -q "^concepts:\[\"focus\"\]"'
+	'fresh && talk isle.db "music to focus on" > /dev/null && state | grep -q "^concepts:\[\"focus\"\]" &&
+	 fresh && talk isle.db "music to focus on exams" > /dev/null && state | grep -q "^concepts:\[\"focus\"\]"'
 test_ok '"I like The Gulls only, more artists like them": a model, not a creator asked for; "I love The Gulls" is' \
 	'fresh && talk worn.db "I like The Gulls only, I want more artists like them" > out &&
 	 state > st && grep -q "^liked_creators:\[\]" st && grep -q "^similar:\[\"The Gulls\"\]" st &&

@@ -1179,7 +1179,8 @@ test_ok '"earth wind and fire" in lower case is Earth, Wind & Fire' \
 	'intent people.db "some earth wind and fire please" | grep -q "^liked_creators:\[\"Earth, Wind & Fire\"\]"'
 test_ok '"songs from the movie frozen" are its soundtrack'"'"'s' \
 	'intent people.db "songs from the movie frozen" | grep -q "^colls:\[\"frozen\"\]" &&
-	 test "$(ids people.db "songs from the movie frozen")" = "f1 f2 f3 "'
+	 test "$(ids people.db "songs from the movie frozen")" = "f1 f2 f3 " &&
+	 ! intent people.db "songs from the movie please" | grep -q "^colls:\[\""'
 test_ok 'a Christmas song comes after the others unless Christmas is asked for' \
 	'test "$(ids people.db "3 jazz songs")" = "j2 j3 j4 " &&
 	 ids people.db "3 christmas jazz songs" | grep -q c1'
@@ -1189,6 +1190,7 @@ test_ok '"I don'"'"'t like the songs by X": X turned down, however far the name'
 	 t "I do not really like the suggestions by The Runners" | grep -q "^disliked_creators:\[\"The Runners\"\]" &&
 	 t "I don'"'"'t want rock, just some of The Runners" | grep -q "^liked_creators:\[\"The Runners\"\]" &&
 	 t "I don'"'"'t like Sunny Side so take them out and put in some of The Runners" > out &&
-	 grep -q "^liked_creators:\[\"The Runners\"\]" out && grep -q "^disliked_creators:\[\"Sunny Side\"\]" out'
+	 grep -q "^liked_creators:\[\"The Runners\"\]" out && grep -q "^disliked_creators:\[\"Sunny Side\"\]" out &&
+	 t "The Runners were so boring" | grep -q "^disliked_creators:\[\"The Runners\"\]"'
 
 done_testing
