@@ -55,16 +55,14 @@ rec_link_colls(struct rec_kb *kb, struct rec_words *ws,
 	for (i = 0; kb->c_coll && i < ws->n; i++) {
 		/* "from the movie Frozen": its soundtrack, in any case */
 		size_t s = i + 1 + film(ws, i + 1);
+		if (!ws->used[i] && rec_words_at(ws, i, "from") && s > i + 1 &&
+		    s < ws->n && !rec_lex_filler(ws->w[s]) &&
+		    (n = rec_link_longest(ws, s, &kb->coll, &g)) && g.len >= 4) {
+			add(ws, in, "from '%s'", g.data, i, n + s - i);
+			continue;
+		}
 		if (!ws->used[i] && rec_words_at(ws, i, "from") &&
-		    s < ws->n && (ws->cap[s] || s > i + 1)) {
-			if (s > i + 1 && !rec_lex_filler(ws->w[s]) &&
-			    (n = rec_link_longest(ws, s, &kb->coll, &g)) &&
-			    g.len >= 4) {
-				add(ws, in, "from '%s'", g.data, i, n + s - i);
-				continue;
-			}
-			if (!ws->cap[i + 1])
-				continue;
+		    i + 1 < ws->n && ws->cap[i + 1]) {
 			/* "from Naughty Boy": a creator first */
 			if ((nc = rec_link_longest(ws, i + 1, &kb->creator,
 			    &g))) {

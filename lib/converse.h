@@ -119,8 +119,6 @@ struct rec_intent {
 				 * kind (its theme, "zombies") goes on
 				 * under the new mood or genre; this turn
 				 * only */
-	int narrows;		/* its genre narrows the one in force; this
-				 * turn only */
 	size_t carried;		/* the last of liked_creators that earlier
 				 * turns named, not this one; this turn
 				 * only */
@@ -493,11 +491,12 @@ int rec_intent_has_subject(const struct rec_intent *in);
 /* the message's intent in made the state: a creator liked is no
  * creator asked for where others like them are; then, after a turn
  * prev, in merged with it (cont: the message goes on from it), its genre
- * narrowing prev's where most of its items are of prev's genre too */
+ * narrowing prev's where more than half its items are of prev's genre */
 void rec_intent_settle(struct rec_kb *kb, struct rec_intent *in,
     const struct rec_intent *prev, int cont);
+/* narrower: the message's genre narrows prev's, which goes on */
 void rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
-    int cont);
+    int cont, int narrower);
 int rec_intent_nothing_new(const struct rec_intent *in);
 
 /* intent.c */

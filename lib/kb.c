@@ -497,6 +497,8 @@ rec_kb_load(const char *catalog)
 		sqlite3_reset(st);
 		rec_buf_reset(&sql);
 	}
+	/* the words of the language (one_word_names asks them) */
+	rec_kb_load_english(kb);
 	/* creators, by folded name */
 	if (kb->c_creator) {
 		rec_buf_printf(&sql, "SELECT \"%s\", count(*) FROM items WHERE "
@@ -509,10 +511,8 @@ rec_kb_load(const char *catalog)
 			rec_kb_add_names(kb, v, c, &n);
 		}
 		sqlite3_reset(st);
-		rec_kb_load_english(kb);
 		rec_kb_one_word_names(kb);
-	} else
-		rec_kb_load_english(kb);
+	}
 	/* titles in all their forms, the most popular item first */
 	if (kb->c_title) {
 		rec_buf_reset(&sql);

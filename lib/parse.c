@@ -807,7 +807,7 @@ rec_intent_parse(struct rec_kb *kb, const char *message,
 	rec_words_names(kb, &ws);
 	if (question(kb, &ws, in)) {
 		if (prev)
-			rec_intent_merge(in, prev, 1);
+			rec_intent_merge(in, prev, 1, 0);
 		rec_words_free(&ws);
 		return;
 	}

@@ -9,6 +9,13 @@
 
 #include "converse.h"
 
+/* whether the turn names creators (liked or as models) or collections */
+static int
+names_some(const struct rec_intent *in)
+{
+	return in->liked_creators.n || in->similar.n || in->colls.n;
+}
+
 /* the subject of a turn: what it is about (items, creators, a genre) */
 int
 rec_intent_has_subject(const struct rec_intent *in)
@@ -16,8 +23,7 @@ rec_intent_has_subject(const struct rec_intent *in)
 	size_t i;
 	int f;
 
-	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
-	    in->colls.n)
+	if (in->liked_items.n || names_some(in))
 		return 1;
 	for (i = 0; i < in->tags.n; i++) {
 		rec_facet_split(in->tags.v[i], &f);
@@ -180,8 +186,7 @@ shown_only(const struct rec_intent *in, const struct rec_intent *prev)
 {
 	size_t i;
 
-	if (!in->liked_items.n || in->liked_creators.n || in->similar.n ||
-	    in->colls.n)
+	if (!in->liked_items.n || names_some(in))
 		return 0;
 	for (i = 0; i < in->liked_items.n; i++)
 		if (!rec_strs_has(&prev->shown, in->liked_items.v[i], 0))
@@ -228,8 +233,7 @@ narrows(struct rec_kb *kb, const struct rec_intent *in,
 	size_t i;
 	int yes = 0, f;
 
-	if (in->liked_items.n || in->liked_creators.n || in->similar.n ||
-	    in->colls.n || in->fresh || !kb->nc_tags)
+	if (in->liked_items.n || names_some(in) || in->fresh || !kb->nc_tags)
 		return 0;
 	/* a genre kept to (a category of the catalog) goes on as a
 	 * preference anyway (keep_categories) */
@@ -262,10 +266,11 @@ narrows(struct rec_kb *kb, const struct rec_intent *in,
  * what was shown and named stays; a facet the message sets replaces the
  * old one, the others go on; a new subject (items, creators, a genre)
  * replaces the old subject, and with a facet of its own the old
- * request's facets too; "any genre" drops the genre. */
+ * request's facets too, unless it narrows the old genre (narrower);
+ * "any genre" drops the genre. */
 void
 rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
-    int cont)
+    int cont, int narrower)
 {
 	unsigned set = facets_of(in), drop;
 	size_t i;
@@ -293,7 +298,7 @@ rec_intent_merge(struct rec_intent *in, const struct rec_intent *prev,
 	/* a new subject replaces the old one; the items liked before stay
 	 * as earlier seeds, weaker */
 	rec_strs_copy(&in->earlier_items, &prev->earlier_items);
-	if (cont || !rec_intent_has_subject(in) || in->narrows) {
+	if (cont || !rec_intent_has_subject(in) || narrower) {
 		size_t own = in->liked_creators.n;
 		rec_strs_copy(&in->liked_items, &prev->liked_items);
 		/* "the same, by a different band": the creators so far
@@ -436,7 +441,6 @@ rec_intent_settle(struct rec_kb *kb, struct rec_intent *in,
 	in->liked_creators.n = j;
 	if (!prev)
 		return;
-	if (!cont)
-		in->narrows = narrows(kb, in, prev);
-	rec_intent_merge(in, prev, cont && !rec_intent_has_subject(in));
+	rec_intent_merge(in, prev, cont && !rec_intent_has_subject(in),
+	    !cont && narrows(kb, in, prev));
 }

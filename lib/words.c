@@ -499,10 +499,9 @@ rec_words_not_liking(const struct rec_words *ws, size_t i)
 {
 	static const char *const verb[] = { "like", "love", "enjoy", "dig",
 	    NULL };
-	size_t j = i + 1;
-
 	static const char *const neg[] = { "dont", "not", "didnt", "doesnt",
 	    "never", "cant", "wont", NULL };
+	size_t j = i + 1;
 
 	if (!rec_words_listed(neg, ws->w[i]))
 		return 0;
